@@ -1,0 +1,44 @@
+"""The `rulebook` command line: one subcommand per job.
+
+Each job's commands live in their own module under `adapters/commands/` and register themselves
+here, so that the modules stay small and imports stay lazy (the CLI starts fast).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(help="Rulebook Assistant: cited answers from regulated PDF rulebooks.",
+                  no_args_is_help=True, add_completion=False)
+eval_app = typer.Typer(help="Measure retrieval and answer quality.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+
+# module -> its `register(app, eval_app)` adds that job's commands
+COMMAND_MODULES = (
+    "adapters.commands.index_cmds",      # index, inventory, export-chunks
+    "adapters.commands.search_cmds",     # search
+    "adapters.commands.eval_retrieval_cmds",  # eval retrieval, eval obliqa
+    "adapters.commands.ask_cmds",        # ask, chat, demo
+    "adapters.commands.eval_e2e_cmds",   # eval e2e
+    "adapters.commands.serve_cmds",      # serve, teams-package
+    "adapters.commands.report_cmds",     # report
+)
+
+for _name in COMMAND_MODULES:
+    try:
+        _module = importlib.import_module(_name)
+    except ModuleNotFoundError as exc:  # a job not built yet must not break the others
+        if exc.name != _name:
+            raise
+        continue
+    _module.register(app, eval_app)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+from config.settings import Settings, get_settings, reset_settings
+
+__all__ = ["Settings", "get_settings", "reset_settings"]

