@@ -37,14 +37,18 @@ class Settings(BaseSettings):
     teams_app_id: str = ""
     teams_app_password: str = ""
     teams_tenant_id: str = ""
+    teams_update_interval: float = 1.0  # seconds between updates of one Teams message
     slack_signing_secret: str = ""
     slack_bot_token: str = ""
     slack_app_token: str = ""
     slack_api_url: str = "https://slack.com/api/"
+    slack_update_interval: float = 1.0  # seconds between edits/appends of an answer being written
+    roles_file: Path | None = None  # YAML: chat users -> roles (bot/role_directory.py); None = no roles
 
     # events, history, sources in Azure
     tables_connection_string: str | None = None
     blob_connection_string: str | None = None
+    tables_prefix: str = "rulebook"  # tables <prefix>events, <prefix>eventsbyconv, <prefix>history
     user_hash_key: str = "change-me-rulebook-pseudonym-key"
 
     @property

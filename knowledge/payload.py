@@ -43,6 +43,7 @@ class ChunkPayload(BaseModel):
     roles: list[str] = Field(default_factory=list)  # empty = everyone may see it
     summary: str = ""
     isin: str | None = None
+    series: str | None = None  # catalog `series`: the active id this document is a version of (PS-08-2024 -> PS-08)
     content_hash: str  # sha256 of text + tables_csv + the metadata that the vectors depend on
     source_uri: str = ""  # file path or blob URL of the PDF
     changed_by: str | None = None

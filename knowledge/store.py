@@ -7,15 +7,35 @@ How filters combine (written down once, applied the same in both backends):
 - `AccessFilter.statuses`: default ("vetted_active",); archived chunks only when asked for.
 - `rulebook_ids`, `languages`, `rulebook_types`: each, when given, is an OR within the field.
 - Different fields AND together.
+- `access=None` (scroll, count): no filter at all — for the indexer and admin tools, never for a
+  caller's question.
+
+`query_hybrid` with both vectors is ONE query: a dense leg and a bm25 leg (each `leg_limit`, each
+carrying the access filter) fused by reciprocal rank fusion to `fused_limit`. With only one of the
+two vectors it is a single-leg search of `fused_limit` results (dense-only / bm25-only evals).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from knowledge.payload import ChunkPayload
+
+if TYPE_CHECKING:
+    from config.settings import Settings
+
+# Named vectors of every collection; both backends use these names.
+DENSE_VECTOR = "dense"
+SPARSE_VECTOR = "bm25"
+# Reciprocal rank fusion constant (score = sum of 1 / (k + rank)); 60 is the value of the RRF
+# paper, which keeps one leg's rank-1 hit from drowning a chunk ranked well by both legs.
+RRF_K = 60
+
+
+class StoreBusyError(RuntimeError):
+    """The embedded store is open in another process (the engine allows one at a time)."""
 
 
 @dataclass(frozen=True)
@@ -71,3 +91,16 @@ class KnowledgeStore(Protocol):
     ) -> list[ScoredChunk]: ...
 
     def close(self) -> None: ...
+
+
+def open_store(settings: Settings, collection: str | None = None) -> KnowledgeStore:
+    """The configured backend: a Qdrant server when `RULEBOOK_QDRANT_URL` is set, else the
+    embedded engine under `<data_dir>/qdrant/<collection>`."""
+    name = collection or settings.collection
+    if settings.qdrant_url:
+        from knowledge.server_store import ServerStore
+
+        return ServerStore.connect(settings.qdrant_url, name, api_key=settings.qdrant_api_key)
+    from knowledge.edge_store import EdgeStore
+
+    return EdgeStore(settings.store_dir / name)

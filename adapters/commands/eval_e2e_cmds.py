@@ -1,0 +1,182 @@
+"""`rulebook eval e2e` and `rulebook eval personas`: the end-to-end evaluation (see evals/)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    eval_app.command("e2e")(eval_e2e)
+    eval_app.command("personas")(eval_personas)
+
+
+GoldenOpt = Annotated[list[Path] | None, typer.Option("--golden", help="golden JSONL file(s); default evals/golden/e2e_*.jsonl")]
+CorpusOpt = Annotated[str, typer.Option("--corpus", help="sample | real | all")]
+RealOpt = Annotated[Path | None, typer.Option("--real-pdfs", help="folder of public PDFs (default ../shared/corpora/real-pdfs)")]
+OnlyOpt = Annotated[list[str] | None, typer.Option("--only", help="run only these question ids")]
+
+
+def _select(golden: list[Path] | None, corpus: str, only: list[str] | None, limit: int | None):
+    from evals.e2e_golden import GoldenFormatError, load_golden
+
+    if corpus not in ("sample", "real", "all"):
+        raise typer.BadParameter("use sample, real or all", param_hint="--corpus")
+    try:
+        questions = load_golden(golden)
+    except GoldenFormatError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    if corpus != "all":
+        questions = [q for q in questions if q.corpus == corpus]
+    if only:
+        wanted = set(only)
+        missing = wanted - {q.id for q in questions}
+        if missing:
+            typer.echo(f"error: no such question id(s): {', '.join(sorted(missing))}", err=True)
+            raise typer.Exit(2)
+        questions = [q for q in questions if q.id in wanted]
+    return questions[:limit] if limit else questions
+
+
+def eval_e2e(
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="run the set N times and report flips")] = 1,
+    persona: Annotated[str | None, typer.Option("--persona", help="ask every question as this persona")] = None,
+    golden: GoldenOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    corpus: CorpusOpt = "all",
+    only: OnlyOpt = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="baseline to compare with")] = None,
+    write_baseline: Annotated[bool, typer.Option("--write-baseline", help="store this run as the baseline")] = False,
+    real_pdfs: RealOpt = None,
+    show_questions: Annotated[bool, typer.Option("--show-questions")] = False,
+) -> None:
+    """Ask the golden questions through the assistant and score citations, refusals and guidelines."""
+    from rich.console import Console
+
+    from config.settings import get_settings
+    from evals.e2e_report import (
+        DEFAULT_BASELINE,
+        BaselineError,
+        baseline_payload,
+        load_baseline,
+        print_report,
+        report_object,
+    )
+    from evals.e2e_report import write_baseline as store_baseline
+    from evals.personas import UnknownPersonaError
+    from evals.personas import persona as lookup_persona
+
+    if persona is not None:
+        try:
+            lookup_persona(persona)
+        except UnknownPersonaError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--persona") from exc
+    questions = _select(golden, corpus, only, limit)
+    settings = get_settings()
+    err = Console(stderr=True)
+    baseline_path = baseline or DEFAULT_BASELINE
+    try:
+        base = load_baseline(baseline_path)
+    except BaselineError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    suite, skipped = asyncio.run(_run(questions, settings, repeat, persona, real_pdfs, err))
+    summary = suite.summary()
+    report = report_object(summary, suite.results, base, suite.flips(), repeat,
+                           extra={"skipped": skipped, "persona": persona, "chat_model": settings.chat_model,
+                                  "baseline_file": str(baseline_path)})
+    if as_json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False, default=str) + "\n")
+    else:
+        for reason in skipped:
+            err.print(f"[yellow]skipped:[/] {reason}")
+        print_report(Console(), report, show_questions)
+    if write_baseline:
+        files = [str(p) for p in (golden or [])] or ["evals/golden/e2e_*.jsonl"]
+        store_baseline(baseline_path, baseline_payload(summary, suite.results, files, settings.chat_model))
+        err.print(f"baseline written to {baseline_path}")
+
+
+async def _run(questions, settings, repeat, persona, real_pdfs, err):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from evals.e2e_corpus import prepare_contexts
+    from evals.e2e_judge import Judge
+    from evals.e2e_runner import RunOptions
+    from evals.e2e_suite import run_suite
+
+    corpora = sorted({q.corpus for q in questions})
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        async with prepare_contexts(settings, corpora, real_pdfs, err) as (contexts, skipped):
+            task = progress.add_task("asking", total=len([q for q in questions if q.corpus in contexts]) * repeat)
+            options = RunOptions(persona=persona, judge=Judge.from_settings(settings))
+            suite = await run_suite(questions, contexts, repeat, options,
+                                    progress=lambda q: progress.update(task, advance=1, description=q.id))
+    return suite, skipped
+
+
+def eval_personas(
+    golden: GoldenOpt = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    only: OnlyOpt = None,
+    personas: Annotated[list[str] | None, typer.Option("--persona", help="personas to compare (default: all three)")] = None,
+) -> None:
+    """Ask the sample-corpus questions as three personas and print what differs; flags any leak of
+    a restricted rulebook and any answer about one that differs from a non-existent rulebook's."""
+    from rich.console import Console
+
+    from config.settings import get_settings
+    from evals.personas import DEFAULT_PERSONAS, PERSONAS
+
+    names = personas or list(DEFAULT_PERSONAS)
+    unknown = [n for n in names if n not in PERSONAS]
+    if unknown:
+        raise typer.BadParameter(f"unknown persona(s) {unknown}; known: {', '.join(PERSONAS)}", param_hint="--persona")
+    questions = _select(golden, "sample", only, None)
+    err = Console(stderr=True)
+    diff = asyncio.run(_run_personas(questions, get_settings(), names, err))
+    if as_json:
+        sys.stdout.write(json.dumps(diff.to_dict(), ensure_ascii=False) + "\n")
+    else:
+        _print_diff(Console(), diff)
+    if not diff.ok:
+        raise typer.Exit(1)
+
+
+async def _run_personas(questions, settings, names, err):
+    from evals.e2e_corpus import prepare_contexts
+    from evals.e2e_suite import run_personas
+
+    async with prepare_contexts(settings, ["sample"], None, err) as (contexts, skipped):
+        if "sample" not in contexts:
+            typer.echo(f"error: {'; '.join(skipped)}", err=True)
+            raise typer.Exit(2)
+        diff, _ = await run_personas(questions, contexts["sample"], names)
+    return diff
+
+
+def _print_diff(console, diff) -> None:
+    from rich.table import Table
+
+    console.print("personas: " + ", ".join(f"{n} {list(r) or '(no roles)'}" for n, r in diff.personas.items()))
+    table = Table(title="questions answered differently by persona")
+    table.add_column("question")
+    for name in diff.personas:
+        table.add_column(name)
+    for qid, row in diff.differing().items():
+        table.add_row(qid, *(f"{row[n][0]} {','.join(row[n][1])}" if n in row else "-" for n in diff.personas))
+    console.print(table)
+    for leak in diff.leaks:
+        console.print(f"[red]LEAK[/] {leak.persona} {leak.question_id}: {leak.rulebook_id} {leak.how} ({leak.evidence})")
+    for m in diff.twin_mismatches:
+        console.print(f"[red]DIFFERS FROM NON-EXISTENT[/] {m.persona} {m.question_id} vs {m.twin_id}: "
+                      f"{m.restricted!r} / {m.nonexistent!r}")
+    console.print("[green]no leak; restricted reads like non-existent[/]" if diff.ok else "[red]persona check FAILED[/]")

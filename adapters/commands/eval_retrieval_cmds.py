@@ -1,0 +1,98 @@
+"""`rulebook eval retrieval` (our golden sets) and `rulebook eval obliqa` (public benchmark)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def eval_retrieval(
+    golden: Annotated[Path | None, typer.Option("--golden", help="Golden JSONL (default: the sample set).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
+) -> None:
+    """hit@10 and MRR for dense, BM25, hybrid and hybrid + rerank, side by side."""
+    from config.settings import get_settings
+    from evals.retrieval import DEFAULT_GOLDEN, evaluate_golden, load_golden, render_report
+    from knowledge.knowledge_base import Knowledge
+
+    path = golden or DEFAULT_GOLDEN
+    try:
+        items = load_golden(path)[:limit] if limit else load_golden(path)
+    except (FileNotFoundError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    knowledge = Knowledge.from_settings(get_settings())
+    try:
+        if knowledge.store.count() == 0:
+            typer.echo("error: the index is empty; run `rulebook index PATH` first", err=True)
+            raise typer.Exit(2)
+        report = evaluate_golden(knowledge, items)
+    finally:
+        knowledge.close()
+    report["golden"] = str(path)
+    typer.echo(json.dumps(report, indent=2) if as_json else render_report(report))
+
+
+def eval_obliqa(
+    questions: Annotated[Path | None, typer.Option("--questions", help="ObliQA questions JSON (default: dev split).")] = None,
+    documents: Annotated[Path | None, typer.Option("--documents", help="ObliQA passages ZIP.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+) -> None:
+    """Recall@10 and MAP@10 on ObliQA for dense, BM25, hybrid and hybrid + rerank."""
+    from config.settings import get_settings
+    from evals.obliqa import (
+        COLLECTION,
+        DEFAULT_DOCUMENTS,
+        DEFAULT_QUESTIONS,
+        evaluate,
+        index_passages,
+        load_passages,
+        load_questions,
+    )
+    from knowledge.embedding_cache import load_cached_encoder
+    from knowledge.knowledge_base import Knowledge
+    from knowledge.model_rerank import load_reranker
+    from knowledge.store import open_store
+
+    settings = get_settings()
+    try:
+        chunks = load_passages(documents or DEFAULT_DOCUMENTS)
+        qs = load_questions(questions or DEFAULT_QUESTIONS, limit)
+    except FileNotFoundError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    store = open_store(settings, collection=COLLECTION)
+    encoder = load_cached_encoder(settings)
+    total = len(chunks)
+
+    def progress(done: int) -> None:
+        print(f"\rembedding/indexing passages: {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    added = index_passages(store, encoder, chunks, on_progress=progress)
+    if added:
+        print(file=sys.stderr)
+    knowledge = Knowledge(store, encoder, reranker=load_reranker(settings.reranker),
+                          rerank_threshold=settings.rerank_threshold)
+    try:
+        report = evaluate(knowledge, qs)
+    finally:
+        knowledge.close()
+    report.update({"passages": total, "passages_indexed_now": added, "reranker": settings.reranker or "section-coherence"})
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    typer.echo(f"ObliQA: {report['questions']} questions, {total} passages ({added} indexed in this run)")
+    typer.echo(f"{'mode':<15}{'Recall@10':>10}{'MAP@10':>10}{'seconds':>10}")
+    for name, row in report["modes"].items():  # type: ignore[union-attr]
+        typer.echo(f"{name:<15}{row['recall_at_10']:>10.3f}{row['map_at_10']:>10.3f}{row['seconds']:>10}")
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    eval_app.command("retrieval")(eval_retrieval)
+    eval_app.command("obliqa")(eval_obliqa)

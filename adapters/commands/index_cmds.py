@@ -1,0 +1,113 @@
+"""`rulebook index`, `rulebook inventory`, `rulebook export-chunks`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    app.command("index")(index)
+    app.command("inventory")(inventory)
+    app.command("export-chunks")(export_chunks)
+
+
+def index(
+    path: Path | None = typer.Argument(None, exists=True, file_okay=False,
+                                       help="Folder of PDFs (with catalog.yaml)"),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as one JSON object"),
+    strict: bool = typer.Option(False, "--strict", help="Exit non-zero when any document failed"),
+    from_blob: str | None = typer.Option(None, "--from-blob", metavar="CONTAINER[/FOLDER]",
+                                         help="Index a release kept in Azure Blob Storage instead of PATH"),
+) -> None:
+    """Index a folder of rulebook PDFs into the knowledge store (incremental)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from config.settings import get_settings
+    from indexing.pipeline import run_index
+
+    err = Console(stderr=True)
+    if (path is None) == (from_blob is None):
+        raise typer.BadParameter("give a folder PATH or --from-blob CONTAINER (one of the two)")
+    if from_blob is not None:
+        from indexing.blob_source import BlobSourceError, download_release
+
+        try:
+            path = download_release(get_settings(), from_blob)
+        except BlobSourceError as exc:
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2) from exc
+    with Progress(TextColumn("[bold]indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=err, transient=True) as bar:
+        task = bar.add_task("", total=None)
+
+        def progress(done: int, total: int, what: str) -> None:
+            bar.update(task, completed=done, total=total, description=what)
+
+        summary = run_index(path, get_settings(), progress)
+    data = summary.to_dict()
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+    else:
+        _print_summary(data)
+    nothing = data["documents_indexed"] == 0 and (data["documents_failed"] > 0 or data["documents_skipped"] > 0)
+    if nothing or (strict and data["documents_failed"]):
+        raise typer.Exit(1)
+
+
+def _print_summary(data: dict) -> None:
+    if data["note"]:
+        typer.echo(data["note"])
+    for doc in data["documents"]:
+        figures = (f"{doc['pages']} pages, {doc['chunks']} chunks, {doc['tables']} tables, "
+                   f"{doc['re_embedded']} re-embedded") if doc["outcome"] in ("indexed", "unchanged") else ""
+        reason = f" - {doc['reason']}" if doc["reason"] else ""
+        typer.echo(f"{doc['outcome']:>9}  {doc['file']} [{doc['rulebook_id']}] {figures}{reason}")
+    typer.echo(
+        f"documents indexed {data['documents_indexed']} (unchanged {data['documents_unchanged']}), "
+        f"skipped {data['documents_skipped']}, failed {data['documents_failed']}, "
+        f"removed {data['documents_removed']}; pages {data['pages']}, chunks {data['chunks']}, "
+        f"tables {data['tables']}, chunks re-embedded {data['chunks_re_embedded']}; "
+        f"{data['seconds']} s")
+
+
+def inventory(
+    path: Path = typer.Argument(..., exists=True, file_okay=False),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Sort a folder's PDFs into the five lifecycle buckets (nothing is indexed)."""
+    from indexing.lifecycle import BUCKETS, take_inventory
+
+    data = take_inventory(path).to_dict()
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+        return
+    if not data["catalog"]:
+        typer.echo("no catalog.yaml: every PDF counts as vetted & active, id = file name without extension")
+    for name in BUCKETS:
+        bucket = data["buckets"][name]
+        typer.echo(f"{bucket['label']}: {bucket['count']}")
+        for item in bucket["files"]:
+            note = f"  ({item['note']})" if item["note"] else ""
+            typer.echo(f"    {item['file']}  [{item['rulebook_id']}]{note}")
+    typer.echo(f"did not survive the audit: {data['excluded_share']:.0%} of {data['total']} files")
+
+
+def export_chunks(file: Path = typer.Argument(..., dir_okay=False, help="Output .jsonl")) -> None:
+    """Write every stored chunk's payload (no vectors), one JSON object per line."""
+    from config.settings import get_settings
+    from knowledge.store import open_store
+
+    store = open_store(get_settings())
+    count = 0
+    try:
+        with file.open("w", encoding="utf-8") as out:
+            for payload in sorted(store.scroll(None), key=lambda p: (p.rulebook_id, p.chunk_index)):
+                out.write(payload.model_dump_json() + "\n")
+                count += 1
+    finally:
+        store.close()
+    typer.echo(f"{count} chunks written to {file}")

@@ -1,0 +1,189 @@
+"""The bot's one HTTP server (aiohttp): Teams, Slack, the PDF sources, and a health check.
+
+    POST /api/messages          Teams (Bot Framework CloudAdapter)
+    POST /slack/events          Slack (mounted by `adapters.slack.mount_slack` when configured)
+    (Slack Socket Mode)         with RULEBOOK_SLACK_APP_TOKEN, for workspaces without a public URL
+    GET  /sources/{id}?page=N   opens a rulebook's PDF at page N (and logs the click)
+    GET  /healthz               liveness and what is configured
+
+`build_app(settings, service=None, event_sink=None)` wires everything; tests pass their own
+service or sink, `rulebook serve` passes none and gets the configured ones.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from adapters.source_links import SourceLinks
+from adapters.source_route import SourceLocator, SourceRoutes
+from adapters.teams.bot import AssistantLike, RulebookTeamsBot, TeamsBotOptions
+from adapters.teams.endpoint import MessagesEndpoint, bot_authentication
+from adapters.teams.usage import TeamsUsage
+from bot.role_directory import RoleSource, role_source
+from bot.usage_event import EventSink
+from config.settings import Settings
+
+log = logging.getLogger("rulebook.server")
+
+TEAMS_BOT = web.AppKey("teams_bot", RulebookTeamsBot)
+SETTINGS = web.AppKey("settings", Settings)
+ROLES = web.AppKey("roles", RoleSource)
+
+UNAUTHENTICATED_WARNING = """
+************************************************************************************
+  RULEBOOK_TEAMS_APP_ID is not set: /api/messages accepts UNAUTHENTICATED requests.
+  Anyone who can reach this port can talk to the bot as any user.
+  This is for local use and tests only; set the Teams app credentials in production.
+************************************************************************************"""
+
+UNAUTHENTICATED_ROLES_WARNING = (
+    "RULEBOOK_ROLES_FILE grants roles to Teams users while /api/messages is unauthenticated: "
+    "anyone who can reach this port can claim a mapped user's id and read restricted rulebooks.")
+
+
+def default_service(settings: Settings, event_sink: EventSink | None) -> AssistantLike:
+    """The assistant the settings describe, logging into the server's own event log."""
+    from bot.service import AssistantService
+
+    return AssistantService.from_settings(settings, events=event_sink)
+
+
+def _knowledge_locator(service: Any, settings: Settings) -> tuple[SourceLocator, Callable[[], None]]:
+    """Find a rulebook's PDF through the index, with the caller's roles applied in the query.
+
+    The service's own `Knowledge` is reused when it has one: the embedded store may be opened
+    only once per process.
+    """
+    state: dict[str, Any] = {}
+
+    def knowledge() -> Any:
+        if "knowledge" not in state:
+            own = getattr(service, "knowledge", None)
+            if own is not None and hasattr(own, "source_uri"):
+                state["knowledge"], state["owned"] = own, False
+            else:
+                from knowledge.knowledge_base import Knowledge
+
+                state["knowledge"], state["owned"] = Knowledge.from_settings(settings), True
+        return state["knowledge"]
+
+    def locate(rulebook_id: str, roles: tuple[str, ...]) -> str | None:
+        return knowledge().source_uri(rulebook_id, roles)
+
+    def close() -> None:
+        if state.get("owned"):
+            state["knowledge"].close()
+
+    return locate, close
+
+
+def _blob_linker(settings: Settings) -> Callable[[str, int], str] | None:
+    if not settings.blob_connection_string:
+        return None
+
+    def link(source_uri: str, page: int) -> str:
+        from indexing.blob_source import blob_sas_link
+
+        return blob_sas_link(source_uri, page, settings=settings)
+
+    return link
+
+
+def _mount_slack(app: web.Application, service: AssistantLike, settings: Settings,
+                 event_sink: EventSink | None, roles: RoleSource) -> dict[str, bool]:
+    """HTTP at /slack/events with a signing secret; Socket Mode with an app-level token (both may run)."""
+    mounted = {"http": False, "socket_mode": False}
+    if not settings.slack_signing_secret and not settings.slack_app_token:
+        return mounted
+    try:
+        slack = importlib.import_module("adapters.slack")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("adapters.slack", "slack_bolt", "slack_sdk"):
+            raise
+        log.warning("Slack settings are present but the Slack front end is not available (%s)", exc)
+        return mounted
+    if settings.slack_signing_secret:
+        slack.mount_slack(app, service, settings, event_sink, roles=roles)
+        mounted["http"] = True
+    if settings.slack_app_token:
+        slack.attach_socket_mode(app, service, settings, event_sink, roles=roles)
+        mounted["socket_mode"] = True
+    return mounted
+
+
+def build_app(settings: Settings, service: AssistantLike | None = None,
+              event_sink: EventSink | None = None, *, source_locator: SourceLocator | None = None,
+              openid_metadata_url: str | None = None, update_interval: float | None = None
+              ) -> web.Application:
+    """The whole server. `openid_metadata_url` (tests) replaces the Bot Framework's key endpoint."""
+    app = web.Application()
+    app[SETTINGS] = settings
+    # read before anything is opened: a broken roles file stops the server with a clear message
+    roles = role_source(settings.roles_file)
+    app[ROLES] = roles
+    closers: list[Callable[[], Any]] = []
+
+    if event_sink is None:
+        from bot.event_log import open_event_log
+
+        event_log = open_event_log(settings)
+        event_sink = event_log
+        closers.append(event_log.close)
+    if service is None:
+        service = default_service(settings, event_sink)
+
+    links = SourceLinks(settings.public_base_url, settings.user_hash_key)
+    if source_locator is None:
+        source_locator, close_locator = _knowledge_locator(service, settings)
+        closers.insert(0, close_locator)
+    SourceRoutes(source_locator, links, event_sink, _blob_linker(settings)).add_to(app)
+
+    authentication = bot_authentication(settings, openid_metadata_url)
+    from botbuilder.integration.aiohttp import CloudAdapter
+
+    adapter = CloudAdapter(authentication)
+    usage = TeamsUsage(event_sink, settings.user_hash_key)
+    interval = settings.teams_update_interval if update_interval is None else update_interval
+    teams_bot = RulebookTeamsBot(adapter, service, usage, links,
+                                 TeamsBotOptions(update_interval=interval, roles=roles))
+    app[TEAMS_BOT] = teams_bot
+    endpoint = MessagesEndpoint(adapter, authentication, teams_bot, usage, settings.teams_app_id)
+    app.router.add_post("/api/messages", endpoint.handle)
+
+    slack_mounted = _mount_slack(app, service, settings, event_sink, roles)
+
+    async def healthz(_: web.Request) -> web.Response:
+        return web.json_response({"status": "ok", "teams_authenticated": bool(settings.teams_app_id),
+                                  "slack": slack_mounted["http"],
+                                  "slack_socket_mode": slack_mounted["socket_mode"],
+                                  "roles_file": roles.configured})
+
+    app.router.add_get("/healthz", healthz)
+
+    async def announce(_: web.Application) -> None:
+        if not settings.teams_app_id:
+            log.warning(UNAUTHENTICATED_WARNING)
+            if roles.configured:
+                log.warning(UNAUTHENTICATED_ROLES_WARNING)
+
+    async def finish_answers(_: web.Application) -> None:
+        await teams_bot.drain()
+
+    async def close_all(_: web.Application) -> None:
+        for close in closers:
+            try:
+                result = close()
+                if hasattr(result, "__await__"):
+                    await result
+            except Exception:
+                log.exception("error while closing %r", close)
+
+    app.on_startup.append(announce)
+    app.on_shutdown.append(finish_answers)
+    app.on_cleanup.append(close_all)
+    return app

@@ -1,0 +1,181 @@
+"""The Slack front end: one bolt `AsyncApp` wired to the assistant service and the event log.
+
+The same front end serves HTTP (`mount_slack`, requests signed with the signing secret) and
+Socket Mode (`start_socket_mode`, for workspaces without a public URL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any, Protocol
+
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.response import BoltResponse
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+)
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.slack.delivered_answers import DeliveredAnswer, DeliveredAnswers
+from adapters.slack.replies import Reply
+from adapters.slack.usage import SlackUsage
+from adapters.source_links import SourceLinks
+from bot.answer import Answer, AnswerEvent, Citation, User
+from bot.role_directory import Identity, RoleSource, role_source
+from bot.usage_event import EventSink
+from cards.block_kit import SlackMessage, answer_messages
+from config.settings import Settings
+
+log = logging.getLogger("rulebook.slack")
+
+SEARCHING = "Searching the rulebooks…"
+FAILED = "Sorry, something went wrong while answering. Please try again in a moment."
+
+
+class Assistant(Protocol):
+    def ask(self, question: str, user: User, conversation_id: str) -> AsyncIterator[AnswerEvent]: ...
+
+
+def build_web_client(settings: Settings) -> AsyncWebClient:
+    base_url = settings.slack_api_url if settings.slack_api_url.endswith("/") else settings.slack_api_url + "/"
+    return AsyncWebClient(
+        token=settings.slack_bot_token or None,
+        base_url=base_url,
+        # 429s wait for Retry-After and try again; 5xx are not retried, since Slack may already
+        # have posted the message and a retry would post it twice.
+        retry_handlers=[AsyncConnectionErrorRetryHandler(max_retry_count=2),
+                        AsyncRateLimitErrorRetryHandler(max_retry_count=3)],
+    )
+
+
+class SlackFrontEnd:
+    def __init__(self, service: Assistant, settings: Settings, event_sink: EventSink | None, *,
+                 http: bool = True, roles: RoleSource | None = None) -> None:
+        if http and not settings.slack_signing_secret:
+            raise ValueError("RULEBOOK_SLACK_SIGNING_SECRET is required to receive Slack requests over HTTP")
+        if not settings.slack_bot_token:
+            raise ValueError("RULEBOOK_SLACK_BOT_TOKEN is required for the Slack app")
+        self.service = service
+        self.settings = settings
+        self.roles = roles if roles is not None else role_source(settings.roles_file)
+        self.usage = SlackUsage(event_sink, settings.user_hash_key)
+        self.answers = DeliveredAnswers()
+        self.links = SourceLinks(settings.public_base_url, settings.user_hash_key)
+        self.update_interval = float(getattr(settings, "slack_update_interval", 1.0))
+        self.client = build_web_client(settings)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._seen_events: OrderedDict[str, None] = OrderedDict()
+        self.app = AsyncApp(
+            name="rulebook",
+            client=self.client,
+            signing_secret=settings.slack_signing_secret or None,
+            request_verification_enabled=http,
+        )
+        self.app.middleware(self._skip_redelivered_events)
+        from adapters.slack.listeners import register_listeners  # listeners import this module
+
+        register_listeners(self.app, self)
+
+    # --- background work -----------------------------------------------------------------
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Answers run after Slack has been acknowledged (it wants a reply within 3 seconds)."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def drain(self, timeout: float | None = None) -> None:
+        """Wait for the answers in progress (shutdown, tests)."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
+
+    async def close(self) -> None:
+        await self.drain(timeout=10)
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def _skip_redelivered_events(self, body: dict, next: Callable[[], Awaitable[Any]]) -> Any:
+        # Slack redelivers an event it thinks we missed; answering twice would post twice.
+        event_id = body.get("event_id") if isinstance(body, dict) else None
+        if event_id:
+            if event_id in self._seen_events:
+                return BoltResponse(status=200, body="")
+            self._seen_events[event_id] = None
+            while len(self._seen_events) > 5000:
+                self._seen_events.popitem(last=False)
+        return await next()
+
+    # --- answering -----------------------------------------------------------------------
+
+    async def user(self, user_id: str, teams: tuple[str | None, ...] = ()) -> User:
+        """The asker with the roles the role directory gives them (looked up on every question).
+
+        `teams` are the Slack team (workspace) ids the asker belongs to."""
+        identity = Identity(platform="slack", user_id=user_id,
+                            groups=tuple(dict.fromkeys(t for t in teams if t)))
+
+        async def email() -> str | None:
+            response = await self.client.users_info(user=user_id)
+            return ((response.get("user") or {}).get("profile") or {}).get("email") or None
+
+        roles = await self.roles.roles_for(identity, lookup_email=email)
+        return User(id=user_id, roles=roles, platform="slack")
+
+    async def answer(self, *, question: str, user_id: str, conversation_id: str, reply: Reply,
+                     share_button: bool = False, teams: tuple[str | None, ...] = ()
+                     ) -> DeliveredAnswer | None:
+        """Ask the assistant and deliver its stream through `reply`; the final state is the
+        gated final answer, or an apology when the assistant failed."""
+        final: Answer | None = None
+        user = User(id=user_id, platform="slack")
+        try:
+            await reply.begin(SEARCHING)
+            user = await self.user(user_id, teams)
+            async for event in self.service.ask(question, user, conversation_id):
+                if event.kind == "status":
+                    await reply.status(event.text)
+                elif event.kind == "token":
+                    await reply.token(event.text)
+                elif event.kind == "final":
+                    final = event.answer
+            if final is None:
+                raise RuntimeError("the assistant ended without a final answer")
+        except Exception as exc:
+            log.exception("answering a Slack question failed")
+            self.usage.emit("error", user_id=user_id, conversation_id=conversation_id, message_id="",
+                            where="slack.answer", error=type(exc).__name__, detail=str(exc)[:300])
+            try:
+                await reply.finish([SlackMessage(text=FAILED, blocks=[
+                    {"type": "section", "text": {"type": "mrkdwn", "text": FAILED}}])])
+            except Exception:
+                log.exception("could not even tell the user that answering failed")
+            return None
+        final.message_id = final.message_id or uuid.uuid4().hex
+        final.conversation_id = final.conversation_id or conversation_id
+        messages = self.messages_for(final, conversation_id, user.roles, share_button=share_button)
+        try:
+            posted = await reply.finish(messages)
+        except Exception as exc:
+            log.exception("delivering a Slack answer failed")
+            self.usage.emit("error", user_id=user_id, conversation_id=conversation_id,
+                            message_id=final.message_id, where="slack.deliver",
+                            error=type(exc).__name__, detail=str(exc)[:300])
+            return None
+        return self.answers.remember(final, conversation_id, posted, roles=user.roles)
+
+    def messages_for(self, answer: Answer, conversation_id: str, roles: tuple[str, ...], *,
+                     share_button: bool = False, shared_by: str | None = None) -> list[SlackMessage]:
+        """The answer's Block Kit messages, its "Open page N" links signed for the asker's roles."""
+        def link(citation: Citation) -> str:
+            return self.links.url(citation.rulebook_id, citation.page, roles=roles, platform="slack",
+                                  message_id=answer.message_id)
+
+        return answer_messages(answer, public_base_url=self.settings.public_base_url,
+                               conversation_id=conversation_id, share_button=share_button,
+                               shared_by=shared_by, source_link=link)

@@ -1,0 +1,56 @@
+"""The usage events Slack itself causes: feedback (buttons and reactions), copies, errors.
+
+Questions and answers are logged by the assistant service; this module only adds what happens
+on the Slack side. Users are recorded by keyed hash, never by their Slack id.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from bot.usage_event import EventKind, EventSink, UsageEvent, pseudonymous_user_id
+
+log = logging.getLogger("rulebook.slack")
+
+PLATFORM = "slack"
+
+POSITIVE_REACTIONS = frozenset({"+1", "thumbsup"})
+NEGATIVE_REACTIONS = frozenset({"-1", "thumbsdown"})
+
+
+def reaction_value(reaction: str) -> Literal["positive", "negative"] | None:
+    """👍/👎 in any skin tone; every other emoji is no feedback."""
+    name = reaction.split("::", 1)[0]
+    if name in POSITIVE_REACTIONS:
+        return "positive"
+    if name in NEGATIVE_REACTIONS:
+        return "negative"
+    return None
+
+
+class SlackUsage:
+    def __init__(self, sink: EventSink | None, user_hash_key: str) -> None:
+        self._sink = sink
+        self._key = user_hash_key
+
+    def emit(self, kind: EventKind, *, user_id: str, conversation_id: str, message_id: str,
+             **data: Any) -> None:
+        if self._sink is None:
+            return
+        event = UsageEvent(kind=kind, conversation_id=conversation_id, message_id=message_id,
+                           user_hash=pseudonymous_user_id(user_id, self._key) if user_id else "",
+                           platform=PLATFORM, data=data)
+        try:
+            self._sink.emit(event)
+        except Exception:  # a broken event log must never break the conversation
+            log.exception("could not emit a %s event", kind)
+
+    def feedback(self, *, user_id: str, conversation_id: str, message_id: str,
+                 value: Literal["positive", "negative"], via: Literal["button", "reaction"],
+                 retracted: bool = False, reaction: str | None = None) -> None:
+        data: dict[str, Any] = {"value": value, "via": via, "retracted": retracted}
+        if reaction:
+            data["reaction"] = reaction
+        self.emit("feedback", user_id=user_id, conversation_id=conversation_id,
+                  message_id=message_id, **data)

@@ -1,0 +1,109 @@
+"""`GET /sources/{rulebook_id}?page=N`: log the click, then open the rulebook's PDF at page N.
+
+The route answers with a redirect to `/sources/{rulebook_id}/{file name}.pdf?…#page=N`, which
+serves the file's bytes as application/pdf; browsers' PDF viewers honour the `#page=N`
+fragment, and the file route checks access again, so a copied file link grants nothing more.
+A PDF kept in Blob Storage is redirected to a short-lived read-only link instead.
+
+What the caller may see comes from the link itself (`adapters.source_links`): a rulebook outside
+the link's roles, a rulebook that does not exist and a rulebook without a file all answer the
+same 404.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import quote, unquote, urlencode, urlsplit
+
+from aiohttp import web
+
+from adapters.source_links import SourceLinks
+from bot.usage_event import EventSink, UsageEvent
+
+log = logging.getLogger("rulebook.sources")
+
+# (rulebook_id, roles) -> source_uri, or None when missing or not visible with those roles
+SourceLocator = Callable[[str, tuple[str, ...]], "str | None"]
+BlobLinker = Callable[[str, int], str]  # (blob source_uri, page) -> time-limited URL
+
+
+
+def _page(request: web.Request) -> int:
+    raw = request.query.get("page", "1")
+    try:
+        return max(1, int(raw))
+    except ValueError as exc:
+        raise web.HTTPBadRequest(reason="page must be a whole number") from exc
+
+
+def _local_path(source_uri: str) -> Path | None:
+    if source_uri.startswith("file://"):
+        return Path(unquote(urlsplit(source_uri).path))
+    if "://" in source_uri:
+        return None
+    return Path(source_uri)
+
+
+class SourceRoutes:
+    def __init__(self, locate: SourceLocator, links: SourceLinks, sink: EventSink | None,
+                 blob_link: BlobLinker | None = None) -> None:
+        self._locate = locate
+        self._links = links
+        self._sink = sink
+        self._blob_link = blob_link
+
+    def add_to(self, app: web.Application) -> None:
+        app.router.add_get("/sources/{rulebook_id}", self.open_at_page)
+        app.router.add_get("/sources/{rulebook_id}/{file_name}", self.pdf_file)
+
+    async def _visible_source(self, request: web.Request) -> tuple[str, tuple[str, ...], str]:
+        rulebook_id = request.match_info["rulebook_id"]
+        roles = self._links.granted_roles(rulebook_id, request.query.get("roles", ""),
+                                          request.query.get("sig", ""))
+        source_uri = await asyncio.to_thread(self._locate, rulebook_id, roles)
+        if not source_uri:
+            raise web.HTTPNotFound(text='{"error": "no such rulebook"}', content_type="application/json")
+        return rulebook_id, roles, source_uri
+
+    async def open_at_page(self, request: web.Request) -> web.StreamResponse:
+        page = _page(request)
+        rulebook_id, roles, source_uri = await self._visible_source(request)
+        self._log_click(request, rulebook_id, page)
+        path = _local_path(source_uri)
+        if path is None:
+            if self._blob_link is None:
+                raise web.HTTPFound(f"{source_uri}#page={page}")
+            raise web.HTTPFound(self._blob_link(source_uri, page))
+        file_name = path.name if path.suffix.lower() == ".pdf" else f"{path.name}.pdf"
+        keep = [(k, request.query[k]) for k in ("roles", "sig") if k in request.query]
+        query = f"?{urlencode(keep)}" if keep else ""
+        raise web.HTTPFound(f"/sources/{quote(rulebook_id, safe='')}/{quote(file_name)}{query}#page={page}")
+
+    async def pdf_file(self, request: web.Request) -> web.StreamResponse:
+        _, _, source_uri = await self._visible_source(request)
+        path = _local_path(source_uri)
+        if path is None or not path.is_file():
+            if path is not None:
+                log.error("the PDF of %s is missing at %s", request.match_info["rulebook_id"], path)
+            raise web.HTTPNotFound(text='{"error": "no such rulebook"}', content_type="application/json")
+        response = web.FileResponse(path, headers={
+            "Content-Type": "application/pdf",
+            "Content-Disposition": f"inline; filename=\"{path.name}\"",
+            "X-Content-Type-Options": "nosniff",
+        })
+        return response
+
+    def _log_click(self, request: web.Request, rulebook_id: str, page: int) -> None:
+        if self._sink is None:
+            return
+        event = UsageEvent(kind="source_click", conversation_id="",
+                           message_id=request.query.get("m", ""), user_hash="",
+                           platform=request.query.get("via", "") or "web",
+                           data={"rulebook_id": rulebook_id, "page": page})
+        try:
+            self._sink.emit(event)
+        except Exception:
+            log.exception("could not log a source click")

@@ -1,0 +1,75 @@
+"""The usage events Teams itself causes: feedback (buttons and reactions), copies, errors.
+
+Questions and answers are logged by the assistant service. Data keys match Slack's
+(`value`, `via`, `retracted`, `reaction`, `comment`) so reports read both platforms alike.
+Users are recorded by keyed hash only.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.usage_event import EventKind, EventSink, UsageEvent, pseudonymous_user_id
+
+log = logging.getLogger("rulebook.teams")
+
+PLATFORM = "teams"
+FeedbackValue = Literal["positive", "negative"]
+
+# Teams' reaction names; laugh and surprised say nothing about an answer's quality
+REACTION_VALUES: dict[str, FeedbackValue] = {
+    "like": "positive", "heart": "positive", "sad": "negative", "angry": "negative",
+}
+FEEDBACK_BUTTON_VALUES: dict[str, FeedbackValue] = {"like": "positive", "dislike": "negative"}
+
+
+@dataclass(frozen=True)
+class DeliveredAnswer:
+    message_id: str  # the assistant's id of the answer (as in its own question/answer events)
+    conversation_id: str
+
+
+class DeliveredAnswers:
+    """Teams message id -> the answer it holds, so feedback joins the answer's own events.
+
+    Bounded and in memory: after a restart, feedback on older messages is still logged, under
+    the Teams message id.
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self._capacity = capacity
+        self._by_teams_id: OrderedDict[str, DeliveredAnswer] = OrderedDict()
+
+    def remember(self, teams_message_id: str, answer: DeliveredAnswer) -> None:
+        if not teams_message_id:
+            return
+        self._by_teams_id[teams_message_id] = answer
+        self._by_teams_id.move_to_end(teams_message_id)
+        while len(self._by_teams_id) > self._capacity:
+            self._by_teams_id.popitem(last=False)
+
+    def find(self, teams_message_id: str | None) -> DeliveredAnswer | None:
+        return self._by_teams_id.get(teams_message_id or "")
+
+
+class TeamsUsage:
+    def __init__(self, sink: EventSink | None, user_hash_key: str) -> None:
+        self._sink = sink
+        self._key = user_hash_key
+
+    def user_hash(self, user_id: str) -> str:
+        return pseudonymous_user_id(user_id, self._key) if user_id else ""
+
+    def emit(self, kind: EventKind, *, user_id: str, conversation_id: str, message_id: str,
+             **data: Any) -> None:
+        if self._sink is None:
+            return
+        event = UsageEvent(kind=kind, conversation_id=conversation_id, message_id=message_id,
+                           user_hash=self.user_hash(user_id), platform=PLATFORM, data=data)
+        try:
+            self._sink.emit(event)
+        except Exception:  # a broken event log must never break the conversation
+            log.exception("could not emit a %s event", kind)

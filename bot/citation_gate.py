@@ -1,0 +1,397 @@
+"""The citation gate: nothing ungrounded reaches a user.
+
+The model cites the handles the zoom tools gave each chunk ("[PS-04:12]"); the gate judges each
+sentence as soon as it is complete (see `bot.sentence_stream`) and releases it — renumbered to
+[1], [2]… in order of first use — or drops it. The rules, in order:
+
+1. A citation is any bracketed text not followed by "(" (a markdown link), except the refusal
+   marker "[not covered]". Several handles may share brackets ("[A:1, A:2]").
+2. A cited handle the ledger does not know, or one whose chunk is not vetted (status other than
+   vetted_active / vetted_archived, e.g. a draft), drops the sentence AND blocks the whole
+   answer: the model drew on something it must not cite. Sentences already released were each
+   grounded in vetted sources; the final event replaces the streamed text.
+3. A cited sentence must be supported by its cited spans (`bot.support_check`), else dropped.
+4. An uncited sentence is allowed only as framing, and framing carries no facts: no number,
+   amount, date, code, identifier or proper name (`bot.claims`), and it is either a lead-in
+   (ends with ":"), a question back to the user (ends with "?"), a markdown heading, or it talks
+   about the sources themselves (mentions the rulebook / section / source / quote, in English,
+   Dutch, French or German). Everything else uncited is an uncited claim and is dropped. In a
+   refusal (the draft carries "[not covered]") names are allowed, so "the rulebooks do not cover
+   Visa's fees" can be said.
+5. Tables: a run of lines starting with "|". It is judged when complete. Its citations are those
+   in its rows, or else those of the sentence right before it (its caption). Each data row is
+   kept only if its non-empty cells all occur in ONE row of a cited chunk's table CSV; the header
+   row's cells must each occur somewhere in those tables. A table with no data row left is
+   dropped. Kept tables are also returned as `AnswerTable`s.
+6. At the end: a blocked flag (rule 2) → blocked; no citation anywhere in the draft → refused
+   when the draft carries the refusal marker, else blocked; no cited sentence or table kept →
+   blocked. Blocked answers read `NO_GROUNDED_ANSWER` and go to the review queue.
+
+Languages: the answer's language is the question's. A citation whose chunk is in another
+language carries a translation note. How support is checked across languages is written down in
+`bot.support_check`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from bot.answer import NO_GROUNDED_ANSWER, AnswerTable, Citation, Outcome
+from bot.claims import extract_claims, plain
+from bot.language import detect_language, translation_note
+from bot.sentence_stream import SentenceStream
+from bot.source_links import SourceLink
+from bot.support_check import SupportJudge, best_quote, check_support
+from knowledge.bm25 import fold_accents
+from knowledge.payload import ChunkPayload
+
+VETTED_STATUSES = frozenset({"vetted_active", "vetted_archived"})
+REFUSAL_MARKER = "[not covered]"
+_CITATION_GROUP = re.compile(r"\[([^\[\]\n]{1,80})\](?!\()")
+_SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
+_SOURCE_WORDS = ("rulebook", "regelboek", "reglement", "regelwerk", "source", "bron", "quelle",
+                 "section", "sectie", "abschnitt", "document", "dokument", "citation", "cite",
+                 "citaat", "geciteerd", "zitat", "zitiert", "quot", "passage", "extrait", "uittreksel",
+                 "auszug", "table", "tabel", "tabelle", "tableau")
+_REFUSAL_TEXT = {
+    "en": "The rulebooks do not cover this question.",
+    "nl": "De regelboeken behandelen deze vraag niet.",
+    "fr": "Les règlements ne traitent pas de cette question.",
+    "de": "Die Regelwerke behandeln diese Frage nicht.",
+}
+
+
+class SourceLedger(Protocol):
+    """Every chunk a zoom tool returned in this run, by the citation handle it was shown with."""
+
+    def lookup(self, handle: str) -> ChunkPayload | None: ...
+
+
+@dataclass
+class GateDecision:
+    unit: str
+    action: Literal["kept", "framing", "dropped", "blocked"]
+    reason: str = ""
+    handles: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"unit": self.unit[:300], "action": self.action, "reason": self.reason,
+                "handles": self.handles}
+
+
+@dataclass
+class GateResult:
+    text: str
+    outcome: Outcome
+    reason: str | None
+    citations: list[Citation]
+    tables: list[AnswerTable]
+    decisions: list[GateDecision]
+    draft: str
+
+    @property
+    def needs_review(self) -> bool:
+        return self.outcome == "blocked"
+
+
+def citation_handles(text: str) -> list[str]:
+    handles: list[str] = []
+    for group in _CITATION_GROUP.finditer(text):
+        if group.group(0).lower() == REFUSAL_MARKER:
+            continue
+        handles.extend(h.strip() for h in re.split(r"[,;]", group.group(1)) if h.strip())
+    return handles
+
+
+def _strip_citations(text: str) -> str:
+    return _CITATION_GROUP.sub("", text)
+
+
+def _norm_cell(cell: str) -> str:
+    return re.sub(r"\s+", " ", fold_accents(plain(cell)).casefold()).strip()
+
+
+def _table_rows(chunk: ChunkPayload) -> list[list[str]]:
+    sources = list(chunk.tables_csv) or ([chunk.text] if chunk.has_table else [])
+    rows: list[list[str]] = []
+    for source in sources:
+        try:
+            rows.extend([_norm_cell(c) for c in row] for row in csv.reader(io.StringIO(source)))
+        except csv.Error:
+            continue
+    return rows
+
+
+def _markdown_cells(row: str) -> list[str]:
+    body = row.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") else body
+    return [c.strip() for c in body.split("|")]
+
+
+class CitationGate:
+    def __init__(self, ledger: SourceLedger, answer_language: str, source_link: SourceLink,
+                 judge: SupportJudge | None = None) -> None:
+        self.ledger = ledger
+        self.answer_language = answer_language
+        self.source_link = source_link
+        self.judge = judge
+        self._stream = SentenceStream()
+        self._draft: list[str] = []
+        self._released: list[str] = []
+        self._decisions: list[GateDecision] = []
+        self._numbers: dict[str, int] = {}
+        self._citations: dict[str, Citation] = {}
+        self._quotes: dict[str, list[str]] = {}
+        self._tables: list[AnswerTable] = []
+        self._table_lines: list[str] = []
+        self._last_kept_handles: list[str] = []
+        self._pending_break = ""
+        self._held_caption: tuple[str, str, str] | None = None
+        self._blocked: str | None = None
+        self._refusing = False
+        self._kept_cited = 0
+        self._any_handle = False
+
+    # -- streaming -----------------------------------------------------------------------------
+    async def feed(self, text: str) -> list[str]:
+        """Take the next piece of the draft; return the text released by it (maybe none)."""
+        self._draft.append(text)
+        out: list[str] = []
+        for unit in self._stream.feed(text):
+            out.extend(await self._unit(unit))
+        return out
+
+    async def finish(self) -> tuple[list[str], GateResult]:
+        """The draft is complete: judge what is left and decide the outcome."""
+        out: list[str] = []
+        for unit in self._stream.flush():
+            out.extend(await self._unit(unit))
+        out.extend(await self._flush_table())
+        out.extend(await self._release_held_caption())
+        return out, self._result()
+
+    # -- units ---------------------------------------------------------------------------------
+    async def _unit(self, unit: str) -> list[str]:
+        if REFUSAL_MARKER in unit.lower():
+            self._refusing = True
+            unit = re.sub(re.escape(REFUSAL_MARKER), "", unit, flags=re.IGNORECASE)
+        body = unit.strip()
+        if not body:
+            self._remember_break(unit)
+            return []
+        lead = unit[:len(unit) - len(unit.lstrip())]
+        trail = unit[len(unit.rstrip()):]
+        if body.startswith("|"):
+            if not self._table_lines and self._held_caption is None:
+                self._remember_break(lead)
+            self._table_lines.append(body)
+            return []
+        out = await self._flush_table()
+        out.extend(await self._release_held_caption())
+        if self._is_caption(body):
+            self._held_caption = (lead, body, trail)
+            return out
+        released = await self._sentence(body)
+        if released is None:
+            self._remember_break(lead)
+            return out
+        out.append(self._emit(lead, released + trail))
+        return out
+
+    def _is_caption(self, body: str) -> bool:
+        """A cited lead-in without facts ("From the fee table [S2]:"): it travels with its table."""
+        text = plain(_strip_citations(body)).rstrip()
+        if not citation_handles(body) or not text.endswith(":"):
+            return False
+        return not extract_claims(text, detect_language(text, default=self.answer_language)).has_facts
+
+    async def _release_held_caption(self) -> list[str]:
+        """A caption not followed by a table is an ordinary sentence after all."""
+        if self._held_caption is None:
+            return []
+        lead, body, trail = self._held_caption
+        self._held_caption = None
+        released = await self._sentence(body)
+        if released is None:
+            self._remember_break(lead)
+            return []
+        return [self._emit(lead, released + trail)]
+
+    def _remember_break(self, whitespace: str) -> None:
+        if whitespace.count("\n") > self._pending_break.count("\n"):
+            self._pending_break = whitespace
+
+    def _emit(self, lead: str, text: str) -> str:
+        if self._pending_break.count("\n") > lead.count("\n"):
+            lead = self._pending_break
+        self._pending_break = ""
+        if not self._released:
+            lead = ""
+        piece = lead + text
+        self._released.append(piece)
+        return piece
+
+    async def _sentence(self, body: str) -> str | None:
+        handles = citation_handles(body)
+        if not handles:
+            ok, reason = self._framing(body)
+            self._decisions.append(GateDecision(body, "framing" if ok else "dropped", reason))
+            return body if ok else None
+        self._any_handle = True
+        chunks = self._resolve(body, handles)
+        if chunks is None:
+            return None
+        language = detect_language(_strip_citations(body), default=self.answer_language)
+        verdict = await check_support(_strip_citations(body), language, chunks, self.judge)
+        if not verdict.supported:
+            self._decisions.append(GateDecision(body, "dropped", f"unsupported: {verdict.detail}", handles))
+            return None
+        self._decisions.append(GateDecision(body, "kept", f"{verdict.method}: {verdict.detail}", handles))
+        self._kept_cited += 1
+        self._last_kept_handles = handles
+        for handle, chunk in zip(handles, chunks, strict=True):
+            self._cite(handle, chunk, best_quote(_strip_citations(body), language, chunk))
+        return self._renumber(body)
+
+    def _resolve(self, unit: str, handles: list[str]) -> list[ChunkPayload] | None:
+        chunks: list[ChunkPayload] = []
+        for handle in handles:
+            chunk = self.ledger.lookup(handle)
+            if chunk is None:
+                reason = f"cites an unknown source [{handle}]"
+            elif str(chunk.status) not in VETTED_STATUSES:
+                reason = f"cites a source that is not vetted: [{handle}] ({chunk.status})"
+            else:
+                chunks.append(chunk)
+                continue
+            self._decisions.append(GateDecision(unit, "blocked", reason, handles))
+            self._blocked = self._blocked or reason
+            return None
+        return chunks
+
+    def _framing(self, body: str) -> tuple[bool, str]:
+        claims = extract_claims(body, detect_language(body, default=self.answer_language))
+        facts = [*claims.numbers, *claims.identifiers] + ([] if self._refusing else claims.names)
+        if facts:
+            return False, f"uncited claim: {', '.join(f.replace(' ', '.') for f in facts[:4])}"
+        text = plain(body)
+        if body.startswith("#") or text.endswith((":", "?")) or self._refusing:
+            return True, ""
+        words = fold_accents(text).casefold().split()
+        if any(w.strip("(),.;:'\"«»").startswith(_SOURCE_WORDS) for w in words):
+            return True, ""
+        return False, "uncited claim"
+
+    # -- tables --------------------------------------------------------------------------------
+    async def _flush_table(self) -> list[str]:
+        if not self._table_lines:
+            return []
+        lines, self._table_lines = self._table_lines, []
+        caption, self._held_caption = self._held_caption, None
+        handles = ([h for line in lines for h in citation_handles(line)]
+                   or (citation_handles(caption[1]) if caption else []) or list(self._last_kept_handles))
+        table_text = "\n".join(lines)
+        if caption:
+            self._decisions.append(GateDecision(caption[1], "framing", "table caption", handles))
+        if not handles:
+            self._decisions.append(GateDecision(table_text, "dropped", "uncited table"))
+            return []
+        self._any_handle = True
+        chunks = self._resolve(table_text, handles)
+        if chunks is None:
+            return []
+        csv_rows = [(handle, chunk, _table_rows(chunk)) for handle, chunk in zip(handles, chunks, strict=True)]
+        all_cells = {cell for _, _, rows in csv_rows for row in rows for cell in row}
+        body = [line for line in lines
+                if not all(_SEPARATOR_CELL.match(c) for c in _markdown_cells(_strip_citations(line)) if c)]
+        if not body:
+            return []
+        header_line, data_lines = body[0], body[1:]
+        header = [_strip_citations(c).strip() for c in _markdown_cells(header_line)]
+        if not {_norm_cell(c) for c in header if _norm_cell(c)} <= all_cells:
+            self._decisions.append(GateDecision(table_text, "dropped", "table header not in the cited tables",
+                                                handles))
+            return []
+        kept: list[tuple[str, list[str]]] = []
+        kept_lines: list[str] = []
+        matched: dict[str, ChunkPayload] = {}
+        for line in data_lines:
+            cells = [_strip_citations(c).strip() for c in _markdown_cells(line)]
+            wanted = {_norm_cell(c) for c in cells if _norm_cell(c)}
+            hit = next(((h, ch) for h, ch, rows in csv_rows if any(wanted <= set(r) for r in rows)), None)
+            if hit is None or not wanted:
+                self._decisions.append(GateDecision(line, "dropped", "table row not in the cited table", handles))
+                continue
+            matched.setdefault(hit[0], hit[1])
+            kept.append((hit[0], cells))
+            kept_lines.append(line)
+        if not kept:
+            self._decisions.append(GateDecision(table_text, "dropped", "no table row found in the cited tables",
+                                                handles))
+            return []
+        self._decisions.append(GateDecision(table_text, "kept", f"{len(kept)} table rows", handles))
+        self._kept_cited += 1
+        for handle, chunk in matched.items():
+            self._cite(handle, chunk, "; ".join(", ".join(c for c in cells if c)
+                                                 for h, cells in kept if h == handle))
+        self._tables.append(AnswerTable(columns=header, rows=[cells for _, cells in kept],
+                                        citation_n=self._numbers[next(iter(matched))]))
+        separator = "|" + "|".join(" --- " for _ in header) + "|"
+        out_lines = [header_line, separator, *kept_lines]
+        rendered = "\n".join(self._renumber(line) for line in out_lines)
+        if caption:
+            lead, body, _ = caption
+            return [self._emit(lead, self._renumber(body) + "\n\n" + rendered + "\n")]
+        return [self._emit("\n\n", rendered + "\n")]
+
+    # -- citations -----------------------------------------------------------------------------
+    def _cite(self, handle: str, chunk: ChunkPayload, quote: str) -> None:
+        if handle not in self._numbers:
+            n = len(self._numbers) + 1
+            self._numbers[handle] = n
+            page = chunk.page_start
+            self._citations[handle] = Citation(
+                n=n, rulebook_id=chunk.rulebook_id, title=chunk.rulebook_title,
+                section_path=list(chunk.section_path), section_title=chunk.section_title, page=page,
+                uri=self.source_link(chunk, page), quote="", language=chunk.language,
+                chunk_id=chunk.chunk_id, translation_note=translation_note(chunk.language, self.answer_language))
+            self._quotes[handle] = []
+        if quote and quote not in self._quotes[handle]:
+            self._quotes[handle].append(quote)
+            self._citations[handle].quote = " … ".join(self._quotes[handle])[:800]
+
+    def _renumber(self, text: str) -> str:
+        def replace(group: re.Match[str]) -> str:
+            if group.group(0).lower() == REFUSAL_MARKER:
+                return ""
+            parts = [h.strip() for h in re.split(r"[,;]", group.group(1)) if h.strip()]
+            return "".join(f"[{self._numbers[h]}]" for h in parts if h in self._numbers)
+        return _CITATION_GROUP.sub(replace, text)
+
+    # -- outcome -------------------------------------------------------------------------------
+    def _result(self) -> GateResult:
+        draft = "".join(self._draft)
+        released = "".join(self._released).strip()
+        citations = sorted(self._citations.values(), key=lambda c: c.n)
+        if self._blocked:
+            return self._block(self._blocked, draft)
+        if not self._any_handle:
+            if self._refusing:
+                text = released or _REFUSAL_TEXT.get(self.answer_language, _REFUSAL_TEXT["en"])
+                return GateResult(text, "refused", "the rulebooks do not cover the question", [], [],
+                                  self._decisions, draft)
+            return self._block("the draft cited no source", draft)
+        if self._kept_cited == 0:
+            first = next((d.reason for d in self._decisions if d.action == "dropped"), "")
+            return self._block(f"no sentence was supported by its cited source ({first})", draft)
+        dropped = sum(1 for d in self._decisions if d.action == "dropped")
+        reason = f"{dropped} unsupported sentence(s) removed" if dropped else None
+        return GateResult(released, "answered", reason, citations, self._tables, self._decisions, draft)
+
+    def _block(self, reason: str, draft: str) -> GateResult:
+        return GateResult(NO_GROUNDED_ANSWER, "blocked", reason, [], [], self._decisions, draft)

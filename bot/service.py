@@ -1,0 +1,364 @@
+"""`ask()`: the one interface every front end uses — a question in, a stream of events out.
+
+    async for event in bot.service.ask(question, user, conversation_id):
+        StatusEvent  "Searching the rulebooks…", "Reading section 4.2 of PS-04…"
+        TokenEvent   answer text as the citation gate releases it, in order
+        FinalEvent   exactly one, last: the `Answer` (text with [n], citations, tables, outcome)
+
+What happens per question: the conversation's last `history_messages` messages are loaded; the
+zoom tools are bound to the caller's roles and to a fresh citation ledger; the agent runs; the
+model's text goes through the citation gate sentence by sentence; the final answer is written
+to the history (with its [n] markers spelled out as sources, so the model never mistakes them
+for handles); usage events go to the event sink; a blocked draft goes to the review queue.
+
+Failures never escape as exceptions: an unreachable index or chat model, or any other error,
+ends the stream with a FinalEvent whose text says so plainly (outcome "blocked", with the
+one-line reason) and an "error" usage event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
+from langchain_core.tools import BaseTool
+
+from bot.agent import RunContext, build_agent
+from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent, User
+from bot.citation_gate import CitationGate, GateResult, SourceLedger
+from bot.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
+from bot.language import detect_language
+from bot.review_queue import JsonlReviewQueue, ReviewItem, ReviewQueue
+from bot.source_links import SourceLink, served_source_link
+from bot.support_check import SupportJudge
+from bot.usage_event import EventSink, UsageEvent, pseudonymous_user_id
+from bot.usage_sinks import NullSink
+from config.settings import Settings, get_settings
+
+log = logging.getLogger("rulebook.bot")
+
+MAX_QUESTION_CHARS = 4000
+ToolsFactory = Callable[[Any, Sequence[str], SourceLedger], list[BaseTool]]
+
+_UNAVAILABLE_INDEX = ("I could not search the rulebooks just now: the rulebook index is not reachable. "
+                      "Please try again in a moment, or ask the rulebook desk.")
+_UNAVAILABLE_MODEL = ("I could not write an answer just now: the language model is not reachable. "
+                      "Please try again in a moment, or ask the rulebook desk.")
+_INTERNAL_ERROR = ("Something went wrong while answering; nothing was lost. Please try again, "
+                   "or ask the rulebook desk.")
+
+
+def status_text(tool: str, args: dict[str, Any]) -> str:
+    if tool == "retrieve_rulebook_sections":
+        return f"Reading section {args.get('section_path', '')} of {args.get('rulebook_id', '')}…"
+    if tool == "retrieve_full_rulebook":
+        return f"Reading {args.get('rulebook_id', 'the rulebook')}…"
+    if tool == "list_available_rulebooks":
+        return "Looking up the available rulebooks…"
+    if tool == "search_rulebooks" and args.get("rulebook_ids"):
+        return f"Searching {', '.join(args['rulebook_ids'])}…"
+    return "Searching the rulebooks…"
+
+
+def default_tools_factory(knowledge: Any, roles: Sequence[str], ledger: SourceLedger) -> list[BaseTool]:
+    from knowledge.zoom_tools import make_zoom_tools
+
+    return make_zoom_tools(knowledge, roles, ledger)  # type: ignore[arg-type]
+
+
+def new_ledger() -> Any:
+    from knowledge.citation_ledger import ToolResultLedger
+
+    return ToolResultLedger()
+
+
+class _Run:
+    """One question's plumbing: the event queue the generator drains, and the tool observer."""
+
+    def __init__(self, service: AssistantService, user: User, conversation_id: str, message_id: str) -> None:
+        self.service = service
+        self.queue: asyncio.Queue[AnswerEvent | None] = asyncio.Queue()
+        self.user = user
+        self.conversation_id = conversation_id
+        self.message_id = message_id
+        self.tool_error: str | None = None
+
+    def tool_started(self, name: str, args: dict[str, Any]) -> None:
+        self.queue.put_nowait(StatusEvent(status_text(name, args)))
+
+    def tool_finished(self, name: str, args: dict[str, Any], result_chars: int, ms: float,
+                      error: str | None) -> None:
+        if error and result_chars == 0:
+            self.tool_error = error
+        self.service.emit("tool_call", self, {"name": name, "args": args, "result_chars": result_chars,
+                                              "ms": round(ms, 1), "error": error})
+
+
+class AssistantService:
+    def __init__(self, knowledge: Any, model: BaseChatModel, *, settings: Settings | None = None,
+                 history: HistoryStore | None = None, events: EventSink | None = None,
+                 review: ReviewQueue | None = None, source_link: SourceLink | None = None,
+                 judge: SupportJudge | None = None, tools_factory: ToolsFactory = default_tools_factory,
+                 ledger_factory: Callable[[], Any] = new_ledger) -> None:
+        self.settings = settings or get_settings()
+        self.knowledge = knowledge
+        self.model = model
+        self.history = history or InMemoryHistoryStore()
+        self.events = events or NullSink()
+        self.review = review or JsonlReviewQueue(self.settings.data_dir / "review_queue.jsonl")
+        self.source_link = source_link or served_source_link(self.settings.public_base_url)
+        self.judge = judge
+        self.tools_factory = tools_factory
+        self.ledger_factory = ledger_factory
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None, **overrides: Any) -> AssistantService:
+        """The product's wiring: index, configured model, shared history and event log."""
+        from bot.chat_models import load_chat_model
+        from knowledge.knowledge_base import Knowledge
+
+        settings = settings or get_settings()
+        knowledge = overrides.pop("knowledge", None) or Knowledge.from_settings(settings)
+        model = overrides.pop("model", None) or load_chat_model(settings.chat_model, knowledge)
+        if "judge" not in overrides and settings.judge_model:
+            from bot.support_check import ModelJudge
+
+            overrides["judge"] = ModelJudge(load_chat_model(settings.judge_model, knowledge))
+        if "history" not in overrides:
+            overrides["history"] = _default_history(settings)
+        if "events" not in overrides:
+            overrides["events"] = _default_events(settings)
+        return cls(knowledge, model, settings=settings, **overrides)
+
+    # -- events --------------------------------------------------------------------------------
+    def emit(self, kind: str, run: _Run, data: dict[str, Any]) -> None:
+        try:
+            self.events.emit(UsageEvent(
+                kind=kind,  # type: ignore[arg-type]
+                conversation_id=run.conversation_id, message_id=run.message_id,
+                user_hash=pseudonymous_user_id(run.user.id, self.settings.user_hash_key),
+                platform=run.user.platform, data=data))
+        except Exception:  # an event must never cost an answer
+            log.exception("event sink failed")
+
+    # -- the question --------------------------------------------------------------------------
+    async def ask(self, question: str, user: User, conversation_id: str) -> AsyncIterator[AnswerEvent]:
+        started = time.perf_counter()
+        message_id = uuid.uuid4().hex
+        run = _Run(self, user, conversation_id, message_id)
+        question = (question or "").strip()
+        language = detect_language(question)
+        self.emit("question", run, {"question": question, "language": language, "roles": list(user.roles)})
+
+        def final(answer: Answer) -> FinalEvent:
+            answer.question, answer.conversation_id, answer.message_id = question, conversation_id, message_id
+            answer.language = answer.language or language
+            answer.latency_ms = round((time.perf_counter() - started) * 1000, 1)
+            return FinalEvent(answer)
+
+        if not question or len(question) > MAX_QUESTION_CHARS:
+            reason = ("empty question" if not question
+                      else f"question too long ({len(question)} characters; the limit is {MAX_QUESTION_CHARS})")
+            text = ("Please ask a question about the rulebooks." if not question
+                    else f"Your question is too long ({len(question)} characters). Please shorten it to "
+                         f"{MAX_QUESTION_CHARS} characters or fewer.")
+            event = final(Answer(text=text, outcome="refused", reason=reason, language=language))
+            self.emit("answer", run, {"outcome": "refused", "reason": reason, "latency_ms": event.answer.latency_ms})
+            yield event
+            return
+
+        history = await self._history(conversation_id, run)
+        ledger = self.ledger_factory()
+        gate = CitationGate(ledger, language, self.source_link, self.judge)
+        context = RunContext(observer=run, max_tool_calls=self.settings.max_tool_calls)
+        usage: dict[str, int] = {}
+        producer = asyncio.create_task(self._produce(run, question, history, ledger, gate, context, usage))
+        first_token_ms: float | None = None
+        try:
+            while True:
+                event = await run.queue.get()
+                if event is None:
+                    break
+                if isinstance(event, TokenEvent) and first_token_ms is None:
+                    first_token_ms = (time.perf_counter() - started) * 1000
+                yield event
+            answer = await producer
+            if answer is None:
+                try:
+                    released, result = await gate.finish()
+                except Exception as exc:
+                    answer = self._failure(run, exc)
+                else:
+                    for piece in released:
+                        if first_token_ms is None:
+                            first_token_ms = (time.perf_counter() - started) * 1000
+                        yield TokenEvent(piece)
+                    answer = await self._conclude(run, question, language, result, context)
+        finally:
+            if not producer.done():
+                producer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await producer
+        answer.tool_calls = len(context.tool_calls)
+        event = final(answer)
+        self.emit("answer", run, {
+            "outcome": answer.outcome, "reason": answer.reason, "latency_ms": answer.latency_ms,
+            "first_token_ms": round(first_token_ms, 1) if first_token_ms is not None else None,
+            "citations": [{"n": c.n, "rulebook_id": c.rulebook_id, "page": c.page, "chunk_id": c.chunk_id}
+                          for c in answer.citations],
+            "tool_calls": answer.tool_calls, "model_calls": context.model_calls,
+            "model_ms": round(context.model_ms, 1), "tool_ms": round(context.tool_ms, 1),
+            "tokens": usage or None, "language": answer.language})
+        yield event
+        await self._remember(conversation_id, question, answer, run)
+
+    async def _produce(self, run: _Run, question: str, history: list[Any], ledger: Any, gate: CitationGate,
+                       context: RunContext, usage: dict[str, int]) -> Answer | None:
+        """Run the agent, feeding the model's text to the gate; None when it ran to the end."""
+        try:
+            tools = self.tools_factory(self.knowledge, run.user.roles, ledger)
+            agent = build_agent(self.model, tools, self.settings.max_tool_calls)
+            messages = [*history, HumanMessage(question)]
+            async for mode, item in agent.astream({"messages": messages}, context=context,
+                                                  stream_mode=["messages", "updates"]):
+                if mode == "messages":
+                    chunk, meta = item
+                    if isinstance(chunk, AIMessageChunk) and meta.get("langgraph_node") == "model":
+                        text = chunk.text
+                        if text:
+                            for piece in await gate.feed(text):
+                                run.queue.put_nowait(TokenEvent(piece))
+                elif mode == "updates":
+                    for update in item.values():
+                        for message in (update or {}).get("messages", []) if isinstance(update, dict) else []:
+                            if isinstance(message, AIMessage) and message.usage_metadata:
+                                for key in ("input_tokens", "output_tokens", "total_tokens"):
+                                    usage[key] = usage.get(key, 0) + int(message.usage_metadata.get(key, 0))
+            return None
+        except Exception as exc:
+            return self._failure(run, exc)
+        finally:
+            run.queue.put_nowait(None)
+
+    def _failure(self, run: _Run, exc: Exception) -> Answer:
+        detail = f"{type(exc).__name__}: {exc}"[:300]
+        if run.tool_error:
+            text, reason = _UNAVAILABLE_INDEX, f"rulebook index error: {run.tool_error}"[:300]
+        elif _is_model_error(exc):
+            text, reason = _UNAVAILABLE_MODEL, f"chat model error: {detail}"
+        else:
+            text, reason = _INTERNAL_ERROR, f"internal error: {detail}"
+        log.warning("question failed: %s", reason, exc_info=exc)
+        self.emit("error", run, {"where": reason.split(":", 1)[0], "error": detail})
+        return Answer(text=text, outcome="blocked", reason=reason)
+
+    async def _conclude(self, run: _Run, question: str, language: str, result: GateResult,
+                        context: RunContext) -> Answer:
+        self.emit("gate", run, {
+            "outcome": result.outcome, "reason": result.reason,
+            "kept": sum(1 for d in result.decisions if d.action == "kept"),
+            "dropped": sum(1 for d in result.decisions if d.action == "dropped"),
+            "blocked": sum(1 for d in result.decisions if d.action == "blocked"),
+            "decisions": [d.to_dict() for d in result.decisions][:50]})
+        if result.needs_review:
+            item = ReviewItem(question=question, draft=result.draft, reason=result.reason or "blocked",
+                              conversation_id=run.conversation_id, message_id=run.message_id,
+                              platform=run.user.platform,
+                              user_hash=pseudonymous_user_id(run.user.id, self.settings.user_hash_key),
+                              decisions=[d.to_dict() for d in result.decisions])
+            try:
+                await self.review.put(item)
+            except Exception as exc:  # the user still gets the blocked answer
+                self.emit("error", run, {"where": "review queue", "error": f"{type(exc).__name__}: {exc}"[:300]})
+        return Answer(text=result.text, outcome=result.outcome, citations=result.citations, tables=result.tables,
+                      reason=result.reason, language=language)
+
+    async def _history(self, conversation_id: str, run: _Run) -> list[Any]:
+        try:
+            stored = await self.history.get(conversation_id)
+        except Exception as exc:  # answer without history rather than not at all
+            self.emit("error", run, {"where": "history", "error": f"{type(exc).__name__}: {exc}"[:300]})
+            return []
+        return to_langchain(window(stored, self.settings.history_messages))
+
+    async def _remember(self, conversation_id: str, question: str, answer: Answer, run: _Run) -> None:
+        try:
+            await self.history.append(conversation_id, [
+                {"role": "user", "content": question},
+                {"role": "assistant", "content": history_text(answer)}])
+        except Exception as exc:
+            self.emit("error", run, {"where": "history", "error": f"{type(exc).__name__}: {exc}"[:300]})
+
+
+def history_text(answer: Answer) -> str:
+    """The answer as the model will read it next turn: [n] spelled out, so it is never taken for a handle."""
+    by_n = {c.n: c for c in answer.citations}
+
+    def spell(match: re.Match[str]) -> str:
+        citation = by_n.get(int(match.group(1)))
+        if citation is None:
+            return ""
+        section = f" section {citation.section_path[-1]}" if citation.section_path else ""
+        return f" (source: {citation.rulebook_id}{section}, page {citation.page})"
+
+    return re.sub(r"\s?\[(\d+)\]", spell, answer.text)
+
+
+def _is_model_error(exc: Exception) -> bool:
+    module = type(exc).__module__
+    return module.startswith(("openai", "anthropic", "ollama", "httpx", "langchain_openai",
+                              "langchain_anthropic", "langchain_ollama"))
+
+
+def _default_history(settings: Settings) -> HistoryStore:
+    try:
+        from bot.history_tables import open_history_store
+    except ImportError:
+        return InMemoryHistoryStore()
+    return open_history_store(settings)
+
+
+def _default_events(settings: Settings) -> EventSink:
+    try:
+        from bot.event_log import open_event_log
+    except ImportError:
+        return NullSink()
+    return open_event_log(settings)
+
+
+_default_service: AssistantService | None = None
+
+
+def default_service() -> AssistantService:
+    """The service the settings describe, built on first use and kept for the process."""
+    global _default_service
+    if _default_service is None:
+        _default_service = AssistantService.from_settings(get_settings())
+    return _default_service
+
+
+def reset_default_service() -> None:
+    global _default_service
+    _default_service = None
+
+
+async def ask(question: str, user: User, conversation_id: str) -> AsyncIterator[AnswerEvent]:
+    """`AssistantService.ask` on the default service (see the module docstring)."""
+    try:
+        service = default_service()
+    except Exception as exc:  # e.g. an unknown chat model name: say so, do not raise
+        log.warning("could not start the assistant", exc_info=exc)
+        yield FinalEvent(Answer(text=f"The assistant could not start: {exc}", outcome="blocked",
+                                reason=f"startup error: {type(exc).__name__}: {exc}"[:300], question=question,
+                                conversation_id=conversation_id))
+        return
+    async for event in service.ask(question, user, conversation_id):
+        yield event

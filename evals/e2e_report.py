@@ -1,0 +1,175 @@
+"""Report an end-to-end run: headline figures, deltas against the committed baseline, flips
+between repeated runs, and the failing questions with their reasons.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from evals.e2e_scoring import QuestionResult, failing
+
+BASELINE_DIR = Path(__file__).parent / "baselines"
+DEFAULT_BASELINE = BASELINE_DIR / "e2e_offline.json"
+
+# metric -> True when higher is better
+HEADLINE: dict[str, bool] = {
+    "citation_correctness": True,
+    "answered": True,
+    "refused": False,
+    "blocked": False,
+    "answerable_answered": True,
+    "correct_refusals": True,
+    "unsupported_sentences": False,
+    "must_contain_rate": True,
+    "must_contain_all": True,
+    "guideline_violations": False,
+    "retrieval_hit_rate": True,
+    "latency_ms_p50": False,
+    "latency_ms_p95": False,
+    "judge_mean": True,
+}
+# Targets for the offline model on our golden set (issue 5).
+TARGETS: dict[str, tuple[str, float]] = {
+    "citation_correctness": (">=", 0.97),
+    "correct_refusals": (">=", 1.0),
+    "unsupported_sentences": ("<=", 0),
+    "retrieval_hit_rate": (">=", 0.97),
+}
+
+
+class BaselineError(ValueError):
+    pass
+
+
+def load_baseline(path: Path) -> dict[str, Any] | None:
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BaselineError(f"{path}: not JSON ({exc.msg})") from exc
+    if not isinstance(data, dict) or "summary" not in data:
+        raise BaselineError(f"{path}: not an e2e baseline (no 'summary')")
+    return data
+
+
+def baseline_payload(summary: Mapping[str, Any], results: Sequence[QuestionResult],
+                     golden_files: Sequence[str], chat_model: str) -> dict[str, Any]:
+    return {
+        "written": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "chat_model": chat_model,
+        "golden_files": list(golden_files),
+        "summary": {k: v for k, v in summary.items() if k != "by_kind"},
+        "questions": {r.id: {"outcome": r.outcome, "passed": r.passed, "citation_ok": r.citation_ok,
+                             "top_chunk": r.citations[0].chunk_id if r.citations else None}
+                      for r in results},
+    }
+
+
+def write_baseline(path: Path, payload: Mapping[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=False) + "\n", encoding="utf-8")
+
+
+def deltas(summary: Mapping[str, Any], baseline: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """metric -> {baseline, now, delta, better}; `better` is None when unchanged or not comparable."""
+    base = (baseline or {}).get("summary", {})
+    out: dict[str, dict[str, Any]] = {}
+    for metric, higher_better in HEADLINE.items():
+        now, then = summary.get(metric), base.get(metric)
+        delta = round(now - then, 4) if isinstance(now, int | float) and isinstance(then, int | float) else None
+        better = None if not delta else (delta > 0) == higher_better
+        out[metric] = {"baseline": then, "now": now, "delta": delta, "better": better}
+    return out
+
+
+def question_changes(results: Sequence[QuestionResult], baseline: Mapping[str, Any] | None) -> dict[str, list[str]]:
+    before = (baseline or {}).get("questions", {})
+    fixed = [r.id for r in results if r.id in before and r.passed and not before[r.id]["passed"]]
+    broken = [r.id for r in results if r.id in before and not r.passed and before[r.id]["passed"]]
+    new = [r.id for r in results if r.id not in before]
+    return {"newly_passing": fixed, "newly_failing": broken, "new_questions": new}
+
+
+def target_check(summary: Mapping[str, Any]) -> dict[str, bool | None]:
+    out: dict[str, bool | None] = {}
+    for metric, (op, value) in TARGETS.items():
+        now = summary.get(metric)
+        out[metric] = None if now is None else (now >= value if op == ">=" else now <= value)
+    return out
+
+
+def report_object(summary: Mapping[str, Any], results: Sequence[QuestionResult],
+                  baseline: Mapping[str, Any] | None, flipped: Mapping[str, Any] | None = None,
+                  repeats: int = 1, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        **summary,
+        "targets": target_check(summary),
+        "deltas": deltas(summary, baseline),
+        "question_changes": question_changes(results, baseline),
+        "repeats": repeats,
+        "flips": {qid: [list(s) for s in sigs] for qid, sigs in (flipped or {}).items()},
+        "failing": failing(results),
+        "questions": [r.to_dict() for r in results],
+        **(extra or {}),
+    }
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and abs(value) <= 1.0 and value != int(value):
+        return f"{value:.1%}"
+    return str(value)
+
+
+def print_report(console: Console, report: Mapping[str, Any], show_questions: bool = False) -> None:
+    table = Table(title="End-to-end evaluation", show_lines=False)
+    table.add_column("metric")
+    table.add_column("now", justify="right")
+    table.add_column("baseline", justify="right")
+    table.add_column("delta", justify="right")
+    table.add_column("target", justify="right")
+    targets = report.get("targets", {})
+    for metric, d in report["deltas"].items():
+        delta = d["delta"]
+        style = "" if d["better"] is None else ("green" if d["better"] else "red")
+        delta_text = "-" if delta is None else (f"{delta:+.1%}" if isinstance(delta, float) and abs(delta) < 1
+                                                else f"{delta:+g}")
+        target = TARGETS.get(metric)
+        met = targets.get(metric)
+        target_text = "" if target is None else f"{target[0]} {_fmt(target[1])} " + ("ok" if met else "MISSED")
+        table.add_row(metric, _fmt(d["now"]), _fmt(d["baseline"]), f"[{style}]{delta_text}[/]" if style else delta_text,
+                      target_text)
+    console.print(table)
+    counts = report.get("counts", {})
+    console.print(f"questions {report['question_count']} (answerable {report['answerable']}, unanswerable "
+                  f"{report['unanswerable']}); outcomes {dict(counts)}; passed {report['passed']}; "
+                  f"first token p50 {report.get('first_token_ms_p50')} ms")
+    if report.get("violations_by_kind"):
+        console.print(f"guideline violations by kind: {report['violations_by_kind']}")
+    changes = report.get("question_changes", {})
+    for key in ("newly_failing", "newly_passing"):
+        if changes.get(key):
+            console.print(f"{key.replace('_', ' ')}: {', '.join(changes[key])}")
+    if report.get("repeats", 1) > 1:
+        flips = report.get("flips", {})
+        console.print(f"{report['repeats']} runs: {len(flips)} question(s) flipped"
+                      + (f": {', '.join(flips)}" if flips else " (results reproduce)"))
+    for item in report.get("failing", []):
+        console.print(f"[red]FAIL[/] {item['id']}: " + " | ".join(item["why"]))
+    if show_questions:
+        q_table = Table(title="questions")
+        for col in ("id", "outcome", "cite", "must", "retr", "ms"):
+            q_table.add_column(col)
+        for q in report["questions"]:
+            q_table.add_row(q["id"], q["outcome"], _fmt(q["citation_ok"]), _fmt(q["must_contain_ok"]),
+                            _fmt(q["retrieval_hit"]), f"{q['latency_ms']:.0f}")
+        console.print(q_table)

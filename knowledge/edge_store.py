@@ -1,0 +1,234 @@
+"""The embedded backend: Qdrant's own engine in-process (qdrant-edge-py), one EdgeShard on disk.
+
+Sharing the shard: an EdgeShard holds an exclusive lock on its write-ahead log, so ONE process
+at a time may open a store directory (the indexer, then later the bot or an eval; a second
+process gets a clear StoreBusyError instead of a corrupt index). Inside one process every
+EdgeStore on the same directory shares one open shard (reference-counted), so the indexer, the
+search service and tests can hold several EdgeStore objects at once. `close()` flushes to disk;
+the last close releases the lock. Production deployments with several readers use a Qdrant server
+(`RULEBOOK_QDRANT_URL`), which has no such limit.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from knowledge.payload import INTEGER_INDEXED_FIELDS, KEYWORD_INDEXED_FIELDS, ChunkPayload, chunk_point_id
+from knowledge.store import (
+    DENSE_VECTOR,
+    RRF_K,
+    SPARSE_VECTOR,
+    AccessFilter,
+    ScoredChunk,
+    SparseVector,
+    StoreBusyError,
+    StoredChunk,
+)
+
+_SCROLL_PAGE = 512
+_UPSERT_BATCH = 256
+
+
+def edge_filter(access: AccessFilter | None) -> qe.Filter | None:
+    """store.py's access rules in qdrant-edge's filter model (None: no filter at all)."""
+    if access is None:
+        return None
+    must: list[Any] = []
+    public = qe.IsEmptyCondition("roles")
+    if access.roles:
+        must.append(qe.Filter(should=[public, qe.FieldCondition("roles", match=qe.MatchAny(list(access.roles)))]))
+    else:
+        must.append(public)
+    for key, values in (("status", access.statuses), ("rulebook_id", access.rulebook_ids),
+                        ("language", access.languages), ("rulebook_type", access.rulebook_types)):
+        if values:
+            must.append(qe.FieldCondition(key, match=qe.MatchAny(list(values))))
+    if access.section_key is not None:
+        must.append(qe.FieldCondition("section_key", match=qe.MatchValue(access.section_key)))
+    return qe.Filter(must=must)
+
+
+class _OpenShard:
+    def __init__(self, shard: qe.EdgeShard) -> None:
+        self.shard = shard
+        self.users = 0
+        self.lock = threading.RLock()
+
+
+_open: dict[Path, _OpenShard] = {}
+_open_lock = threading.Lock()
+
+
+def _config(dense_size: int | None) -> qe.EdgeConfig:
+    vectors = {DENSE_VECTOR: qe.EdgeVectorParams(size=dense_size, distance=qe.Distance.Cosine)} if dense_size else None
+    # payload kept in page cache ("Cached"): every hit's payload is read at query time
+    return qe.EdgeConfig(vectors=vectors,
+                         sparse_vectors={SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+                         payload_memory=qe.Memory.Cached)
+
+
+def _is_busy(exc: Exception) -> bool:
+    text = str(exc)
+    return "WouldBlock" in text or "lock" in text.lower()
+
+
+class EdgeStore:
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path).resolve()
+        self._handle: _OpenShard | None = None
+        self._dirty = False
+        if (self.path / "edge_config.json").exists():
+            self._attach(create_with=None)
+
+    # --- shard lifecycle -------------------------------------------------------------------
+    def _attach(self, create_with: int | None) -> _OpenShard:
+        with _open_lock:
+            handle = _open.get(self.path)
+            if handle is None:
+                try:
+                    if (self.path / "edge_config.json").exists():
+                        shard = qe.EdgeShard.load(str(self.path))
+                    elif create_with:
+                        shard = qe.EdgeShard.create(str(self.path), _config(create_with))
+                    else:
+                        raise FileNotFoundError(self.path)
+                except Exception as exc:
+                    if _is_busy(exc):
+                        raise StoreBusyError(
+                            f"the knowledge store at {self.path} is open in another process; "
+                            "the embedded engine allows one process at a time (stop it, or use a "
+                            "Qdrant server via RULEBOOK_QDRANT_URL)") from exc
+                    raise
+                handle = _open[self.path] = _OpenShard(shard)
+            if self._handle is not handle:
+                handle.users += 1
+                self._handle = handle
+            return handle
+
+    @property
+    def exists(self) -> bool:
+        return self._handle is not None
+
+    def ensure_collection(self, dense_size: int) -> None:
+        handle = self._attach(create_with=dense_size)
+        with handle.lock:
+            info = handle.shard.info()
+            vectors = self._dense_config(handle)
+            if vectors is not None and vectors != dense_size:
+                raise ValueError(f"the store at {self.path} holds {vectors}-dimensional dense vectors, "
+                                 f"the encoder gives {dense_size}: re-index into a fresh data dir")
+            have = set(info.payload_schema)
+            for name in KEYWORD_INDEXED_FIELDS:
+                if name not in have:
+                    handle.shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+            for name in INTEGER_INDEXED_FIELDS:
+                if name not in have:
+                    handle.shard.update(qe.UpdateOperation.create_field_index(
+                        name, qe.IntegerIndexParams(lookup=True, range=True)))
+
+    def _dense_config(self, handle: _OpenShard) -> int | None:
+        config = json.loads((self.path / "edge_config.json").read_text(encoding="utf-8"))
+        dense = (config.get("vectors") or {}).get(DENSE_VECTOR)
+        return int(dense["size"]) if dense else None
+
+    def close(self) -> None:
+        handle, self._handle = self._handle, None
+        if handle is None:
+            return
+        with _open_lock:
+            with handle.lock:
+                if self._dirty:
+                    handle.shard.optimize()
+                handle.shard.flush()
+            handle.users -= 1
+            if handle.users <= 0:
+                handle.shard.close()
+                _open.pop(self.path, None)
+
+    def flush(self) -> None:
+        if self._handle:
+            with self._handle.lock:
+                self._handle.shard.flush()
+
+    # --- writes ----------------------------------------------------------------------------
+    def upsert(self, chunks: Sequence[StoredChunk]) -> None:
+        if not chunks:
+            return
+        handle = self._attach(create_with=len(chunks[0].dense))
+        for start in range(0, len(chunks), _UPSERT_BATCH):
+            points = [qe.Point(c.payload.point_id,
+                               {DENSE_VECTOR: list(c.dense),
+                                SPARSE_VECTOR: qe.SparseVector(list(c.sparse.indices), list(c.sparse.values))},
+                               c.payload.model_dump(mode="json"))
+                      for c in chunks[start:start + _UPSERT_BATCH]]
+            with handle.lock:
+                handle.shard.update(qe.UpdateOperation.upsert_points(points))
+        self._dirty = True
+
+    def delete_chunks(self, chunk_ids: Sequence[str]) -> None:
+        if not chunk_ids or self._handle is None:
+            return
+        with self._handle.lock:
+            self._handle.shard.update(qe.UpdateOperation.delete_points([chunk_point_id(c) for c in chunk_ids]))
+        self._dirty = True
+
+    def delete_rulebook(self, rulebook_id: str) -> None:
+        if self._handle is None:
+            return
+        condition = qe.Filter(must=[qe.FieldCondition("rulebook_id", match=qe.MatchValue(rulebook_id))])
+        with self._handle.lock:
+            self._handle.shard.update(qe.UpdateOperation.delete_points_by_filter(condition))
+        self._dirty = True
+
+    # --- reads -----------------------------------------------------------------------------
+    def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]:
+        if self._handle is None:
+            return
+        condition = edge_filter(access)
+        offset = None
+        while True:
+            with self._handle.lock:
+                records, offset = self._handle.shard.scroll(qe.ScrollRequest(
+                    offset=offset, limit=_SCROLL_PAGE, filter=condition, with_payload=True, with_vector=False))
+            for record in records:
+                yield ChunkPayload.model_validate(record.payload)
+            if offset is None or not records:
+                return
+
+    def count(self, access: AccessFilter | None = None) -> int:
+        if self._handle is None:
+            return 0
+        with self._handle.lock:
+            return int(self._handle.shard.count(qe.CountRequest(exact=True, filter=edge_filter(access))))
+
+    def query_hybrid(self, dense: list[float] | None, sparse: SparseVector | None, access: AccessFilter,
+                     leg_limit: int = 50, fused_limit: int = 30) -> list[ScoredChunk]:
+        if self._handle is None or (dense is None and sparse is None):
+            return []
+        condition = edge_filter(access)
+        legs: list[tuple[str, Any]] = []
+        if dense is not None:
+            legs.append(("dense", qe.Query.Nearest(list(dense), using=DENSE_VECTOR)))
+        if sparse is not None and sparse.indices:
+            legs.append(("bm25", qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)),
+                                                  using=SPARSE_VECTOR)))
+        if not legs:
+            return []
+        if len(legs) == 1:
+            request = qe.QueryRequest(limit=fused_limit, query=legs[0][1], filter=condition, with_payload=True)
+        else:
+            request = qe.QueryRequest(
+                limit=fused_limit,
+                prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition) for _, q in legs],
+                query=qe.Fusion.Rrf(k=RRF_K), filter=condition, with_payload=True)
+        with self._handle.lock:
+            points = self._handle.shard.query(request)
+        return [ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
+                            ranks={legs[0][0]: rank} if len(legs) == 1 else {})
+                for rank, p in enumerate(points, start=1)]

@@ -1,0 +1,166 @@
+"""The server backend: a Qdrant server or cluster by URL through qdrant-client.
+
+Tests run it against qdrant-client's local mode (`QdrantClient(location=":memory:")` or
+`path=...`), which speaks the same API; local mode ignores payload indexes (it warns once), the
+server uses them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from qdrant_client import QdrantClient, models
+
+from knowledge.payload import INTEGER_INDEXED_FIELDS, KEYWORD_INDEXED_FIELDS, ChunkPayload, chunk_point_id
+from knowledge.store import (
+    DENSE_VECTOR,
+    RRF_K,
+    SPARSE_VECTOR,
+    AccessFilter,
+    ScoredChunk,
+    SparseVector,
+    StoredChunk,
+)
+
+_SCROLL_PAGE = 512
+_UPSERT_BATCH = 256
+
+
+def server_filter(access: AccessFilter | None) -> models.Filter | None:
+    """store.py's access rules in qdrant-client's filter model (None: no filter at all)."""
+    if access is None:
+        return None
+    must: list[Any] = []
+    public = models.IsEmptyCondition(is_empty=models.PayloadField(key="roles"))
+    if access.roles:
+        must.append(models.Filter(should=[
+            public, models.FieldCondition(key="roles", match=models.MatchAny(any=list(access.roles)))]))
+    else:
+        must.append(public)
+    for key, values in (("status", access.statuses), ("rulebook_id", access.rulebook_ids),
+                        ("language", access.languages), ("rulebook_type", access.rulebook_types)):
+        if values:
+            must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))
+    if access.section_key is not None:
+        must.append(models.FieldCondition(key="section_key", match=models.MatchValue(value=access.section_key)))
+    return models.Filter(must=must)
+
+
+class ServerStore:
+    def __init__(self, client: QdrantClient, collection: str) -> None:
+        self.client = client
+        self.collection = collection
+        self._owns_client = False
+
+    @classmethod
+    def connect(cls, url: str, collection: str, api_key: str | None = None) -> ServerStore:
+        store = cls(QdrantClient(url=url, api_key=api_key), collection)
+        store._owns_client = True
+        return store
+
+    @property
+    def exists(self) -> bool:
+        return bool(self.client.collection_exists(self.collection))
+
+    def ensure_collection(self, dense_size: int) -> None:
+        if not self.client.collection_exists(self.collection):
+            self.client.create_collection(
+                self.collection,
+                vectors_config={DENSE_VECTOR: models.VectorParams(size=dense_size, distance=models.Distance.COSINE)},
+                sparse_vectors_config={SPARSE_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)})
+        else:
+            info = self.client.get_collection(self.collection)
+            vectors = info.config.params.vectors
+            have = vectors.get(DENSE_VECTOR) if isinstance(vectors, dict) else None
+            if have is not None and have.size != dense_size:
+                raise ValueError(f"collection {self.collection!r} holds {have.size}-dimensional dense "
+                                 f"vectors, the encoder gives {dense_size}: use a fresh collection")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # local mode: "payload indexes have no effect"
+            for name in KEYWORD_INDEXED_FIELDS:
+                self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.KEYWORD)
+            for name in INTEGER_INDEXED_FIELDS:
+                self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.INTEGER)
+
+    def upsert(self, chunks: Sequence[StoredChunk]) -> None:
+        if not chunks:
+            return
+        if not self.exists:
+            self.ensure_collection(len(chunks[0].dense))
+        for start in range(0, len(chunks), _UPSERT_BATCH):
+            points = [models.PointStruct(
+                id=c.payload.point_id,
+                vector={DENSE_VECTOR: list(c.dense),
+                        SPARSE_VECTOR: models.SparseVector(indices=list(c.sparse.indices),
+                                                           values=list(c.sparse.values))},
+                payload=c.payload.model_dump(mode="json")) for c in chunks[start:start + _UPSERT_BATCH]]
+            self.client.upsert(self.collection, points=points, wait=True)
+
+    def delete_chunks(self, chunk_ids: Sequence[str]) -> None:
+        if chunk_ids and self.exists:
+            self.client.delete(self.collection, points_selector=models.PointIdsList(
+                points=[chunk_point_id(c) for c in chunk_ids]), wait=True)
+
+    def delete_rulebook(self, rulebook_id: str) -> None:
+        if self.exists:
+            self.client.delete(self.collection, points_selector=models.FilterSelector(filter=models.Filter(
+                must=[models.FieldCondition(key="rulebook_id", match=models.MatchValue(value=rulebook_id))])),
+                wait=True)
+
+    def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]:
+        if not self.exists:
+            return
+        condition = server_filter(access)
+        offset = None
+        while True:
+            records, offset = self.client.scroll(self.collection, scroll_filter=condition, limit=_SCROLL_PAGE,
+                                                 offset=offset, with_payload=True, with_vectors=False)
+            for record in records:
+                yield ChunkPayload.model_validate(record.payload)
+            if offset is None or not records:
+                return
+
+    def count(self, access: AccessFilter | None = None) -> int:
+        if not self.exists:
+            return 0
+        return int(self.client.count(self.collection, count_filter=server_filter(access), exact=True).count)
+
+    def query_hybrid(self, dense: list[float] | None, sparse: SparseVector | None, access: AccessFilter,
+                     leg_limit: int = 50, fused_limit: int = 30) -> list[ScoredChunk]:
+        if dense is None and sparse is None:
+            return []
+        if not self.exists:
+            return []
+        condition = server_filter(access)
+        legs: list[tuple[str, Any, str]] = []
+        if dense is not None:
+            legs.append(("dense", list(dense), DENSE_VECTOR))
+        if sparse is not None and sparse.indices:
+            legs.append(("bm25", models.SparseVector(indices=list(sparse.indices), values=list(sparse.values)),
+                         SPARSE_VECTOR))
+        if not legs:
+            return []
+        if len(legs) == 1:
+            name, vector, using = legs[0]
+            result = self.client.query_points(self.collection, query=vector, using=using, query_filter=condition,
+                                              limit=fused_limit, with_payload=True)
+        else:
+            result = self.client.query_points(
+                self.collection,
+                prefetch=[models.Prefetch(query=vector, using=using, limit=leg_limit, filter=condition)
+                          for _, vector, using in legs],
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), query_filter=condition,
+                limit=fused_limit, with_payload=True)
+        single = legs[0][0] if len(legs) == 1 else None
+        return [ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
+                            ranks={single: rank} if single else {})
+                for rank, p in enumerate(result.points, start=1)]
+
+    def flush(self) -> None:
+        """Writes are acknowledged with wait=True; nothing is pending."""
+
+    def close(self) -> None:
+        if self._owns_client:
+            self.client.close()

@@ -1,0 +1,70 @@
+"""Fixtures of the assistant's tests: the indexed sample corpus, services around it, and the local
+OpenAI-compatible stand-in (real langchain-openai client, loopback only)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from langchain_openai import ChatOpenAI
+
+from bot.answer import AnswerEvent, FinalEvent, User
+from bot.chat_models import load_chat_model
+from bot.history import InMemoryHistoryStore
+from bot.review_queue import JsonlReviewQueue
+from bot.service import AssistantService
+from bot.usage_sinks import InMemorySink
+from config.settings import Settings
+from knowledge.knowledge_base import Knowledge
+from tests.bot.openai_standin import OpenAIStandIn, Reply, Script
+
+
+@pytest.fixture(scope="session")
+def knowledge(sample_index: Settings) -> Knowledge:
+    return Knowledge.from_settings(sample_index)
+
+
+@pytest.fixture
+def make_service(knowledge: Knowledge, sample_index: Settings, tmp_path) -> Callable[..., AssistantService]:
+    def make(model: Any = None, **overrides: Any) -> AssistantService:
+        settings = sample_index.model_copy(update={"data_dir": tmp_path, **overrides.pop("settings", {})})
+        overrides.setdefault("history", InMemoryHistoryStore())
+        overrides.setdefault("events", InMemorySink())
+        overrides.setdefault("review", JsonlReviewQueue(tmp_path / "review_queue.jsonl"))
+        model = model or load_chat_model("offline", knowledge)
+        return AssistantService(overrides.pop("knowledge", knowledge), model, settings=settings, **overrides)
+    return make
+
+
+@pytest.fixture
+async def standin() -> AsyncIterator[Callable[[Script], Any]]:
+    """Start a stand-in with a script; returns (server, ChatOpenAI pointed at it)."""
+    servers: list[OpenAIStandIn] = []
+
+    async def start(script: Script) -> tuple[OpenAIStandIn, ChatOpenAI]:
+        server = OpenAIStandIn(script)
+        await server.start()
+        servers.append(server)
+        model = ChatOpenAI(model="gpt-4o", base_url=server.base_url, api_key="test-key", max_retries=0,
+                           timeout=20)
+        return server, model
+
+    yield start
+    for server in servers:
+        await server.stop()
+
+
+async def collect(service: AssistantService, question: str, user: User | None = None,
+                  conversation_id: str = "conv-1") -> list[AnswerEvent]:
+    return [event async for event in service.ask(question, user or User(id="tester"), conversation_id)]
+
+
+def final_of(events: list[AnswerEvent]) -> FinalEvent:
+    finals = [e for e in events if isinstance(e, FinalEvent)]
+    assert len(finals) == 1 and events[-1] is finals[0]
+    return finals[0]
+
+
+__all__ = ["Reply", "collect", "final_of"]
+

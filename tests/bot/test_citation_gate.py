@@ -1,0 +1,159 @@
+"""The citation gate on its own: a ledger of known chunks, drafts fed in small pieces like a stream."""
+
+from __future__ import annotations
+
+from bot.answer import NO_GROUNDED_ANSWER
+from bot.citation_gate import CitationGate, GateResult
+from bot.source_links import served_source_link
+from knowledge.payload import ChunkPayload
+
+DEVICES = ChunkPayload(
+    chunk_id="PS-04:7", rulebook_id="PS-04", rulebook_title="Card and Device Acceptance Rulebook",
+    page_start=4, page_end=4, section_path=["3", "3.1"], section_title="Accepted payment devices",
+    chunk_index=7, content_hash="h1", has_table=True,
+    text=("The following payment devices are accepted for Aurora payments, provided the device holds a "
+          "valid Device Certificate (rule AT-R3). So yes: a customer can pay with a connected refrigerator "
+          "(a fridge), with cufflinks, with a handbag or with a garment."),
+    tables_csv=["Device category,Rule,Limit per transaction\nConnected refrigerators,AT-R4,EUR 150\n"
+                "Jewellery wearables,AT-R6,EUR 50\n"])
+DUTCH = ChunkPayload(
+    chunk_id="PS-05-NL:9", rulebook_id="PS-05-NL", rulebook_title="Handelaarsreglement Aurora", language="nl",
+    page_start=4, page_end=4, section_path=["3", "3.1"], section_title="Aanvaarde betaalmiddelen",
+    chunk_index=9, content_hash="h2",
+    text="Een klant mag betalen met een verbonden koelkast, met manchetknopen, een handtas of een kledingstuk.")
+DRAFT = ChunkPayload.model_construct(**{**DEVICES.model_dump(), "chunk_id": "PS-11:3", "rulebook_id": "PS-11",
+                                        "status": "draft", "text": "The maximum amount is EUR 100,000."})
+
+
+class Ledger:
+    def __init__(self, **chunks: ChunkPayload) -> None:
+        self.chunks = chunks
+
+    def lookup(self, handle: str) -> ChunkPayload | None:
+        return self.chunks.get(handle.strip("[] "))
+
+
+async def run_gate(draft: str, language: str = "en", step: int = 5) -> tuple[list[str], GateResult]:
+    gate = CitationGate(Ledger(S1=DEVICES, S2=DUTCH, S9=DRAFT), language, served_source_link("http://bot"))
+    released: list[str] = []
+    for start in range(0, len(draft), step):
+        released += await gate.feed(draft[start:start + step])
+    rest, result = await gate.finish()
+    return released + rest, result
+
+
+async def test_supported_sentences_are_released_renumbered_with_their_sources():
+    released, result = await run_gate(
+        "Here is what the rulebook says:\n\n- A customer can pay with a connected refrigerator (a fridge) [S1].\n")
+    assert result.outcome == "answered"
+    assert "[1]" in result.text and "[S1]" not in result.text
+    assert any("[1]" in piece for piece in released)
+    (citation,) = result.citations
+    assert (citation.n, citation.rulebook_id, citation.page) == (1, "PS-04", 4)
+    assert citation.uri == "http://bot/sources/PS-04?page=4#page=4"
+    assert "connected refrigerator" in citation.quote
+    assert citation.translation_note is None
+
+
+async def test_an_unsupported_sentence_is_dropped_and_the_rest_kept():
+    released, result = await run_gate(
+        "A customer can pay with a connected refrigerator [S1]. Visa charges EUR 2 for each refund [S1].")
+    assert result.outcome == "answered"
+    assert "Visa" not in result.text and "Visa" not in "".join(released)
+    dropped = [d for d in result.decisions if d.action == "dropped"]
+    assert len(dropped) == 1 and "Visa" in dropped[0].unit
+
+
+async def test_a_number_not_in_the_span_is_unsupported_even_with_good_words():
+    _, result = await run_gate("A customer can pay with a connected refrigerator up to EUR 300 [S1].")
+    assert result.outcome == "blocked"
+    assert result.text == NO_GROUNDED_ANSWER
+    assert "300" in result.reason
+
+
+async def test_an_answer_without_any_citation_is_blocked():
+    released, result = await run_gate("You can pay with your fridge. Cufflinks work too.")
+    assert result.outcome == "blocked"
+    assert result.reason == "the draft cited no source"
+    assert released == []
+
+
+async def test_citing_a_draft_blocks_the_answer_even_next_to_good_sentences():
+    _, result = await run_gate(
+        "A customer can pay with a connected refrigerator [S1]. The maximum amount is EUR 100,000 [S9].")
+    assert result.outcome == "blocked"
+    assert "not vetted" in result.reason and "S9" in result.reason
+
+
+async def test_citing_an_unknown_handle_blocks():
+    _, result = await run_gate("A customer can pay with a connected refrigerator [S42].")
+    assert result.outcome == "blocked"
+    assert "unknown source" in result.reason
+
+
+async def test_uncited_framing_passes_but_an_uncited_fact_does_not():
+    _, result = await run_gate(
+        "Here is what the rulebook says:\n- The limit is EUR 150.\n- A customer can pay with a garment [S1].\n")
+    assert result.outcome == "answered"
+    assert "Here is what the rulebook says:" in result.text
+    assert "150" not in result.text
+
+
+async def test_a_citation_after_the_full_stop_stays_with_its_sentence():
+    _, result = await run_gate("A customer can pay with a connected refrigerator (a fridge). [S1]\n", step=3)
+    assert result.outcome == "answered"
+    assert result.text.endswith("[1]")
+
+
+async def test_a_table_row_must_be_in_the_cited_table():
+    draft = ("From the table in the rulebook [S1]:\n\n| Device category | Rule | Limit per transaction |\n"
+             "|---|---|---|\n| Connected refrigerators | AT-R4 | EUR 150 |\n| Toasters | AT-R9 | EUR 999 |\n")
+    _, result = await run_gate(draft)
+    assert result.outcome == "answered"
+    assert "Connected refrigerators" in result.text and "Toasters" not in result.text
+    (table,) = result.tables
+    assert table.columns == ["Device category", "Rule", "Limit per transaction"]
+    assert table.rows == [["Connected refrigerators", "AT-R4", "EUR 150"]]
+    assert table.citation_n == 1
+    assert result.text.startswith("From the table in the rulebook [1]:")
+
+
+async def test_a_refusal_is_refused_not_blocked():
+    _, result = await run_gate("[not covered] The rulebooks do not cover what Visa charges for refunds.")
+    assert result.outcome == "refused"
+    assert "Visa" in result.text and "[not covered]" not in result.text
+
+
+async def test_a_verbatim_quote_in_another_language_passes_and_carries_the_translation_note():
+    _, result = await run_gate(
+        "Voici ce que disent les règlements (citation en néerlandais) :\n\n"
+        "- Een klant mag betalen met een verbonden koelkast, met manchetknopen, een handtas of een "
+        "kledingstuk [S2].\n", language="fr")
+    assert result.outcome == "answered"
+    (citation,) = result.citations
+    assert citation.language == "nl"
+    assert citation.translation_note and "néerlandais" in citation.translation_note
+
+
+async def test_a_free_translation_without_a_judge_is_not_taken_on_trust():
+    _, result = await run_gate("Un client peut payer avec un réfrigérateur connecté [S2].", language="fr")
+    assert result.outcome == "blocked"
+    assert "translation" in result.reason
+
+
+async def test_a_judge_decides_when_configured():
+    class Judge:
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+
+        async def supports(self, source: str, sentence: str) -> bool:
+            self.asked.append(sentence)
+            return "réfrigérateur" in sentence
+
+    judge = Judge()
+    gate = CitationGate(Ledger(S2=DUTCH), "fr", served_source_link("http://bot"), judge=judge)
+    await gate.feed("Un client peut payer avec un réfrigérateur connecté [S2]. Les voitures aussi [S2].")
+    _, result = await gate.finish()
+    assert result.outcome == "answered"
+    assert "réfrigérateur" in result.text and "voitures" not in result.text
+    assert len(judge.asked) == 2

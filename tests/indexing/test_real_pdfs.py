@@ -1,0 +1,87 @@
+"""Real documents from ../shared/corpora/real-pdfs: section paths and pages on named passages of
+the EPC SEPA Credit Transfer rulebook, chunk bounds, reassembly; no embedding (parsing only)."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexing.chunker import MAX_CHUNK_CHARS, chunk_sections, reassemble
+from indexing.document_parser import ParsedDocument, parse_document
+from indexing.pdf_text import open_pdf, read_pages
+from tests.conftest import EPC_RULEBOOK, real_pdf
+
+pytestmark = pytest.mark.real_pdfs
+
+
+@pytest.fixture(scope="module")
+def epc() -> ParsedDocument:
+    return parse_document(real_pdf(EPC_RULEBOOK))  # ~25 s: camelot on ~60 table pages
+
+
+@pytest.fixture(scope="module")
+def epc_chunks(epc):
+    return chunk_sections(epc.sections)
+
+
+def _chunk_with(chunks, phrase: str):
+    """The body chunk holding the phrase (the table of contents on pages 2-4 names it too)."""
+    hits = [c for c in chunks if phrase in c.text and c.page_start > 4
+            and not (c.section.path and c.section.path[0].startswith("Annex"))]  # Annex V repeats 2.2
+    assert len(hits) == 1, (phrase, [(c.section.path, c.page_start) for c in hits])
+    return hits[0]
+
+
+@pytest.mark.parametrize(("phrase", "section_key", "page"), [
+    ("2.2 Description of Scope of the Scheme", "2.2", 20),
+    ("4.2.3 Maximum Execution Time", "4.2.3", 27),
+    ("5.9.3 Force majeure", "5.9.3", 77),
+    ("1.1 Vision", "1.1", 15),
+])
+def test_named_passages_have_their_section_path_and_page(epc_chunks, phrase, section_key, page):
+    chunk = _chunk_with(epc_chunks, phrase)
+    assert chunk.section.path[-1] == section_key
+    assert chunk.section.path == [section_key[:i] for i in range(1, len(section_key) + 1)
+                                  if i == len(section_key) or section_key[i] == "."]
+    assert chunk.page_start == page
+
+
+def test_scope_passage_sits_in_section_2_2_on_page_20(epc_chunks):
+    chunk = _chunk_with(epc_chunks, "Description of Scope of the Scheme")
+    assert chunk.section.path[-1] == "2.2" and chunk.section.title == "Description of Scope of the Scheme"
+    assert chunk.page_start == 20
+
+
+def test_table_of_contents_opens_no_section_and_footnotes_neither(epc):
+    assert all(s.blocks[0].page_start > 4 for s in epc.sections if s.path)
+    keys = [s.key for s in epc.sections]
+    assert "2.2" in keys and "5.9.3" in keys and "Annex II" in keys
+    assert keys.count("3") == 1  # "3. There should be transparency…" (a list item) is not chapter 3
+
+
+def test_chunks_are_bounded_do_not_overlap_and_reassemble_each_section(epc, epc_chunks):
+    for chunk in epc_chunks:
+        if len(chunk.text) > MAX_CHUNK_CHARS:
+            assert len(chunk.pieces) == 1 and chunk.tables_csv, "only a single big table may exceed"
+    for section in epc.sections:
+        assert reassemble([c.text for c in epc_chunks if c.section is section]) == section.text
+    assert epc.table_count >= 60
+    assert sum(1 for c in epc_chunks if c.tables_csv) >= 40
+
+
+def test_running_headers_and_page_numbers_are_stripped(epc):
+    text = epc.text
+    assert "www.epc-cep.eu" not in text
+    assert "Date issued: 28 November 2024" not in text.split("Table of Contents")[-1]
+
+
+def test_owner_password_pdf_opens_without_a_password():
+    path = real_pdf("de_tan_hhd_uc_v14.pdf")
+    document = open_pdf(path)
+    pages = read_pages(document)
+    assert len(pages) == 28 and sum(len(p.lines) for p in pages) > 500
+
+
+def test_key_information_document_is_chunked_on_priips_sections():
+    parsed = parse_document(real_pdf("kid_XS1914695009-EN.pdf"))
+    keys = [s.key for s in parsed.sections]
+    assert keys[1:] == ["purpose", "product", "risks", "default", "costs", "holding", "complaints", "other"]

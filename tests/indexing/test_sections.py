@@ -1,0 +1,84 @@
+"""Section headers: what must open a section and what must not."""
+
+from __future__ import annotations
+
+from indexing.pdf_text import Line, PageLines
+from indexing.section_builder import build_sections
+from indexing.section_detector import SectionDetector, contents_lines, priips_section
+
+
+def _lines(specs: list[tuple[str, float]], page: int = 1) -> list[Line]:
+    out, top = [], 800.0
+    for text, height in specs:
+        out.append(Line(text=text, page=page, top=top, bottom=top - height, x0=50, x1=300, height=height))
+        top -= height + 2
+    return out
+
+
+def _detect(specs: list[tuple[str, float]]) -> list[list[str] | None]:
+    lines = _lines(specs)
+    detector = SectionDetector(lines, kid=False)
+    return [(h.path if (h := detector.detect(line)) else None) for line in lines]
+
+
+BODY = "This is a long enough line of body text to set the typical body size of the page."
+
+
+def test_numbered_chapters_sections_and_subsections():
+    paths = _detect([("Chapter 3 Settlement", 14), (BODY, 10), ("3.1 Accounts", 12), (BODY, 10),
+                     ("3.2 Settlement cycles", 12), ("3.2.1 Cut-off", 11), (BODY, 10), ("4 Liquidity", 14)])
+    assert paths == [["3"], None, ["3", "3.1"], None, ["3", "3.2"], ["3", "3.2", "3.2.1"], None, ["4"]]
+
+
+def test_footnotes_list_items_dates_amounts_and_going_back_are_not_sections():
+    paths = _detect([
+        ("2 Scope", 12), (BODY, 10), ("2.1 Application", 12), (BODY, 10),
+        ("3 Please refer to the list of countries.", 7),        # footnote: smaller type
+        ("1. All services must not compromise interoperability", 10),  # list item: goes back
+        ("12.5 EUR per transaction is charged", 10),          # amount: not a successor
+        ("28 November 2024", 10),                              # a date
+        ("2.2 the participant shall ensure that", 10),         # lower case: a sentence
+        (BODY, 10), ("2.2 Description of the scheme", 12),
+    ])
+    assert paths == [["2"], None, ["2", "2.1"], None, None, None, None, None, None, None, ["2", "2.2"]]
+
+
+def test_table_of_contents_lines_do_not_open_sections():
+    specs = [("Table of Contents", 12), ("1 Vision and Objectives 15", 10), ("1.1 Vision 15", 10),
+             ("2 Scope of the Scheme .......... 20", 10), (BODY, 10), ("1 Vision and Objectives", 12)]
+    lines = _lines(specs)
+    assert contents_lines(lines) == {1, 2, 3}
+    detector = SectionDetector(lines, kid=False)
+    assert [bool(detector.detect(line)) for line in lines] == [False] * 5 + [True]
+
+
+def test_annexes_restart_numbering_under_their_own_name():
+    paths = _detect([("1 Rules", 12), (BODY, 10), ("Annex II Management Rules", 14), (BODY, 10),
+                     ("1.1 The Council", 12), (BODY, 10), ("Bijlage A Nederland", 14), ("A.1 Registratie", 12)])
+    assert paths[2] == ["Annex II"] and paths[4] == ["Annex II", "Annex II 1", "Annex II 1.1"]
+    assert paths[6] == ["Bijlage A"] and paths[7] == ["Bijlage A", "A.1"]
+
+
+def test_rule_id_headers_but_not_lists_of_rule_ids():
+    paths = _detect([("1 Acceptance", 12), (BODY, 10), ("AT-R3 Honour all devices", 11), (BODY, 10),
+                     ("AT-P001 The name of the Originator", 10), ("AT-P002 The address", 10), (BODY, 10)])
+    assert paths[2] == ["1", "AT-R3"]
+    assert paths[4] is None and paths[5] is None
+
+
+def test_priips_titles_in_four_languages():
+    assert priips_section("What are the costs?")[0] == "costs"
+    assert priips_section("Wat zijn de kosten?")[0] == "costs"
+    assert priips_section("Que va me coûter cet investissement ?")[0] == "costs"
+    assert priips_section("Welche Kosten entstehen?")[0] == "costs"
+    assert priips_section("Hoe lang moet ik het houden en kan ik er eerder geld uithalen?")[0] == "holding"
+    assert priips_section("The costs are shown below.") is None
+
+
+def test_a_kid_is_chunked_on_its_priips_sections_only():
+    specs = [("Purpose", 12), (BODY, 10), ("What is this product?", 12), ("1. Type: a note", 10),
+             ("What are the risks and what could I get in return?", 12), (BODY, 10),
+             ("What are the costs?", 12), ("2.1 Entry costs", 10), ("How can I complain?", 12), (BODY, 10)]
+    page = PageLines(number=1, width=595, height=842, items=list(_lines(specs)))
+    sections = build_sections([page], {})
+    assert [s.key for s in sections] == ["purpose", "product", "risks", "costs", "complaints"]

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from knowledge.bm25 import Bm25Encoder, guess_language, term_id, tokenize
+
+BM25 = Bm25Encoder()
+
+
+def test_identifiers_are_kept_whole_with_useful_parts() -> None:
+    terms = tokenize("Send pain.001.001.09 under AT-R3 (section 4.2.1), reason MD06, ISIN NL0000009165, "
+                     "IBAN NL91 ABNA 0417 1643 00.", "en")
+    for expected in ("pain.001.001.09", "pain.001", "pain", "at-r3", "atr3", "4.2.1", "md06",
+                     "nl0000009165", "nl91abna0417164300"):
+        assert expected in terms
+    assert "001" not in terms and "4" not in terms  # bare fragments of identifiers are noise
+
+
+def test_language_aware_stemming_stop_words_and_accent_folding() -> None:
+    assert tokenize("The payments are refunded", "en") == ["payment", "refund"]
+    assert tokenize("de betalingen worden terugbetaald", "nl") == ["betaal", "terugbetaald"]
+    # a query typed without accents meets the accented document text
+    assert set(tokenize("rémunération", "fr")) == set(tokenize("remuneration", "fr"))
+    assert tokenize("Überweisungen", "de") == tokenize("uberweisungen", "de")
+
+
+def test_guess_language() -> None:
+    assert guess_language("what is the fee for a refund") == "en"
+    assert guess_language("wat zijn de kosten van een overschrijving") == "nl"
+    assert guess_language("MD06") is None
+
+
+def test_term_ids_are_stable_across_processes() -> None:
+    repo = Path(__file__).resolve().parents[2]
+    other = subprocess.run([sys.executable, "-c", "from knowledge.bm25 import term_id; print(term_id('md06'))"],
+                           cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+    assert int(other) == term_id("md06") and 0 <= term_id("md06") < 2**31
+
+
+def test_document_values_saturate_and_normalise_length() -> None:
+    once = BM25.encode_document("refund", "en")
+    thrice = BM25.encode_document("refund refund refund", "en")
+    assert once.indices == thrice.indices
+    assert once.values[0] < thrice.values[0] < 3 * once.values[0]  # saturation
+    assert thrice.values[0] < BM25.k1 + 1
+    short = BM25.encode_document("refund fee", "en")
+    long = BM25.encode_document("refund " + " ".join(f"word{i}x" for i in range(300)), "en")
+    rid = term_id("refund")
+    assert dict(zip(short.indices, short.values, strict=True))[rid] > dict(
+        zip(long.indices, long.values, strict=True))[rid]
+
+
+def test_query_vector_is_unique_terms_with_weight_one() -> None:
+    vec = BM25.encode_query("refund refund MD06", "en")
+    assert len(vec.indices) == len(set(vec.indices)) == 2 and set(vec.values) == {1.0}
+
+
+def test_query_of_unknown_language_carries_every_stemmer() -> None:
+    terms = BM25.query_terms("betalingen")
+    assert "betaal" in terms  # the Dutch stem
+    assert "betalingen" in terms or "betal" in terms  # another language's form
