@@ -53,8 +53,8 @@ def default_service(settings: Settings, event_sink: EventSink | None) -> Assista
     return AssistantService.from_settings(settings, events=event_sink)
 
 
-def _knowledge_locator(service: Any, settings: Settings) -> tuple[SourceLocator, Callable[[], None]]:
-    """Find a rulebook's PDF through the index, with the caller's roles applied in the query.
+def _shared_knowledge(service: Any, settings: Settings) -> tuple[Callable[[], Any], Callable[[], None]]:
+    """(the index, opened when first needed; its closer) for the /sources route and Slack shares.
 
     The service's own `Knowledge` is reused when it has one: the embedded store may be opened
     only once per process.
@@ -72,14 +72,19 @@ def _knowledge_locator(service: Any, settings: Settings) -> tuple[SourceLocator,
                 state["knowledge"], state["owned"] = Knowledge.from_settings(settings), True
         return state["knowledge"]
 
-    def locate(rulebook_id: str, roles: tuple[str, ...]) -> str | None:
-        return knowledge().source_uri(rulebook_id, roles)
-
     def close() -> None:
         if state.get("owned"):
             state["knowledge"].close()
 
-    return locate, close
+    return knowledge, close
+
+
+def _knowledge_locator(knowledge: Callable[[], Any]) -> SourceLocator:
+    """Find a rulebook's PDF through the index, with the caller's roles applied in the query."""
+    def locate(rulebook_id: str, roles: tuple[str, ...]) -> str | None:
+        return knowledge().source_uri(rulebook_id, roles)
+
+    return locate
 
 
 def _blob_linker(settings: Settings) -> Callable[[str, int], str] | None:
@@ -95,7 +100,8 @@ def _blob_linker(settings: Settings) -> Callable[[str, int], str] | None:
 
 
 def _mount_slack(app: web.Application, service: AssistantLike, settings: Settings,
-                 event_sink: EventSink | None, roles: RoleSource) -> dict[str, bool]:
+                 event_sink: EventSink | None, roles: RoleSource, knowledge: Callable[[], Any]
+                 ) -> dict[str, bool]:
     """HTTP at /slack/events with a signing secret; Socket Mode with an app-level token (both may run)."""
     mounted = {"http": False, "socket_mode": False}
     if not settings.slack_signing_secret and not settings.slack_app_token:
@@ -107,11 +113,15 @@ def _mount_slack(app: web.Application, service: AssistantLike, settings: Setting
             raise
         log.warning("Slack settings are present but the Slack front end is not available (%s)", exc)
         return mounted
+    from adapters.slack.sharing import index_access
+
+    # "Share in channel" asks the same index whether the destination may read each citation
+    access = index_access(knowledge)
     if settings.slack_signing_secret:
-        slack.mount_slack(app, service, settings, event_sink, roles=roles)
+        slack.mount_slack(app, service, settings, event_sink, roles=roles, citation_access=access)
         mounted["http"] = True
     if settings.slack_app_token:
-        slack.attach_socket_mode(app, service, settings, event_sink, roles=roles)
+        slack.attach_socket_mode(app, service, settings, event_sink, roles=roles, citation_access=access)
         mounted["socket_mode"] = True
     return mounted
 
@@ -138,9 +148,10 @@ def build_app(settings: Settings, service: AssistantLike | None = None,
         service = default_service(settings, event_sink)
 
     links = SourceLinks(settings.public_base_url, settings.user_hash_key)
+    knowledge, close_knowledge = _shared_knowledge(service, settings)
+    closers.insert(0, close_knowledge)
     if source_locator is None:
-        source_locator, close_locator = _knowledge_locator(service, settings)
-        closers.insert(0, close_locator)
+        source_locator = _knowledge_locator(knowledge)
     SourceRoutes(source_locator, links, event_sink, _blob_linker(settings)).add_to(app)
 
     authentication = bot_authentication(settings, openid_metadata_url)
@@ -155,7 +166,7 @@ def build_app(settings: Settings, service: AssistantLike | None = None,
     endpoint = MessagesEndpoint(adapter, authentication, teams_bot, usage, settings.teams_app_id)
     app.router.add_post("/api/messages", endpoint.handle)
 
-    slack_mounted = _mount_slack(app, service, settings, event_sink, roles)
+    slack_mounted = _mount_slack(app, service, settings, event_sink, roles, knowledge)
 
     async def healthz(_: web.Request) -> web.Response:
         return web.json_response({"status": "ok", "teams_authenticated": bool(settings.teams_app_id),

@@ -13,12 +13,29 @@ only). The format (see examples/roles.yaml):
       k.maes@aurora.example: [risk-officer]
     groups:                        # by where the user is
       teams: {<tenant id, team id or team AAD group id>: [operations]}  # a tenant includes its guests
-      slack: {<the asker's workspace (team) id>: [operations]}
+      slack: {<workspace (team) id: the asker's; in a channel, the channel's>: [operations]}
 
 How entries combine: a user's roles are the union of `default` and of every entry that matches
 them (their user id on that platform, their e-mail address, each of their groups). Nothing
 subtracts a role. A user no entry matches holds exactly `default`. Ids of one platform never
 match on the other. Role names may not contain commas (signed source links list roles with them).
+
+Who reads the answer decides whose roles apply (the place policy, `Place` and `RoleSource.roles_in`):
+
+- In a private place (Teams personal chat; Slack DM, AI assistant thread, or the ephemeral answer
+  to `/rulebook`) only the asker reads the answer: the asker's own roles apply, as above.
+- In a shared place (Teams channel or group chat; a Slack channel thread or a multi-person DM)
+  everyone there reads it, so only what the PLACE is granted applies: `default` plus the `groups`
+  entries of the place itself (Teams: its tenant, and in a channel its team's id or AAD group id;
+  Slack: the workspace the channel belongs to, and nothing in a channel shared with another
+  organisation). The asker's personal `users` and `emails` entries never count there, and no
+  e-mail address is looked up. A restricted rulebook therefore reaches a shared place only when
+  the roles file grants its role to the place itself; source links posted there are signed for the
+  place's roles, never for the asker's.
+- Slack's "Share in channel" moves a private answer into a shared place: it is refused (and the
+  user told privately) when the answer cites a rulebook the destination's roles cannot see;
+  an answer citing only what the destination may read is shared as before, its links re-signed
+  for the destination.
 
 The file is re-read when it changes; a broken edit is logged and the last good directory stays
 in force, so a typo never locks everyone out (or in) mid-day. A broken file at start-up is an
@@ -63,6 +80,15 @@ class Identity:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where an answer will be read. `shared`: by more people than the asker (see the module text)."""
+
+    platform: str  # teams | slack
+    shared: bool
+    groups: tuple[str, ...] = ()  # the place's own: Teams tenant / team ids; Slack workspace id
+
+
+@dataclass(frozen=True)
 class RoleDirectory:
     default: frozenset[str] = frozenset()
     users: Mapping[str, Mapping[str, frozenset[str]]] = field(default_factory=dict)  # platform -> id
@@ -81,6 +107,14 @@ class RoleDirectory:
             roles |= self.emails.get(identity.email.strip().lower(), frozenset())
         platform_groups = self.groups.get(identity.platform, {})
         for group in identity.groups:
+            roles |= platform_groups.get(group, frozenset())
+        return tuple(sorted(roles))
+
+    def place_roles(self, place: Place) -> tuple[str, ...]:
+        """What a shared place is granted: `default` and its groups' entries, never a person's."""
+        roles = set(self.default)
+        platform_groups = self.groups.get(place.platform, {})
+        for group in place.groups:
             roles |= platform_groups.get(group, frozenset())
         return tuple(sorted(roles))
 
@@ -203,6 +237,16 @@ class RoleSource:
             identity = Identity(identity.platform, identity.user_id,
                                 await self._email(identity, lookup_email), identity.groups)
         return directory.roles_for(identity)
+
+    async def roles_in(self, identity: Identity, place: Place, lookup_email: EmailLookup | None = None
+                       ) -> tuple[str, ...]:
+        """The roles an answer for `identity` may use where it will be read: the asker's own in a
+        private place, only the place's in a shared one (no e-mail lookup there)."""
+        if place.platform != identity.platform:
+            raise ValueError(f"a {identity.platform} asker in a {place.platform} place")
+        if place.shared:
+            return self.directory().place_roles(place)
+        return await self.roles_for(identity, lookup_email)
 
     async def _email(self, identity: Identity, lookup_email: EmailLookup) -> str | None:
         key = (identity.platform, identity.user_id)

@@ -12,6 +12,7 @@ words). Chunks never cross a section boundary, so a short section gives a short 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ class Piece:
     page_start: int
     page_end: int
     table_csv: str | None = None
+    page_breaks: list[int] = field(default_factory=list)  # offsets in text where page_start+1, … begin
 
     @property
     def size(self) -> int:
@@ -56,19 +58,45 @@ class DraftChunk:
     def page_end(self) -> int:
         return max(p.page_end for p in self.pieces)
 
+    @property
+    def page_breaks(self) -> list[int]:
+        """Offsets in `text` where page_start+1, page_start+2, … begin (a citation names the page
+        its quote starts on)."""
+        breaks: list[int] = []
+        page, offset = self.page_start, 0
+        for piece in self.pieces:
+            starts = [(offset, piece.page_start)] + [(offset + at, piece.page_start + 1 + i)
+                                                     for i, at in enumerate(piece.page_breaks)]
+            for at, on in starts:
+                while page < on:
+                    breaks.append(at)
+                    page += 1
+            offset += piece.size
+        return breaks
+
 
 def section_pieces(section: Section, max_chars: int = MAX_CHUNK_CHARS) -> list[Piece]:
     pieces: list[Piece] = []
     for number, block in enumerate(section.blocks):
         separator = BLOCK_SEPARATOR if number < len(section.blocks) - 1 else ""
         if block.is_table or len(block.text) + len(separator) <= max_chars:
-            pieces.append(Piece(block.text, separator, block.page_start, block.page_end, block.table_csv))
+            pieces.append(Piece(block.text, separator, block.page_start, block.page_end, block.table_csv,
+                                block.page_breaks))
             continue
         parts = _split_long(block.text, max_chars - len(BLOCK_SEPARATOR))
+        start = 0
         for i, (text, gap) in enumerate(parts):
             last = i == len(parts) - 1
-            pieces.append(Piece(text, separator if last else gap, block.page_start, block.page_end))
+            pieces.append(_part_of(block.page_start, block.page_breaks, start, text, separator if last else gap))
+            start += len(text) + len(gap)
     return pieces
+
+
+def _part_of(page_start: int, breaks: list[int], start: int, text: str, separator: str) -> Piece:
+    """A piece cut from a long paragraph at `start`, with its own pages and page breaks."""
+    first = page_start + bisect.bisect_right(breaks, start)
+    inner = [at - start for at in breaks if start < at < start + len(text)]
+    return Piece(text, separator, first, first + len(inner), page_breaks=inner)
 
 
 def _split_long(text: str, limit: int) -> list[tuple[str, str]]:

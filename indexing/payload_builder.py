@@ -12,7 +12,7 @@ from knowledge.payload import ChunkPayload
 
 # Bump when a change to text extraction, sectioning or chunking changes chunks of unchanged
 # files: the next run then re-reads every document instead of trusting its fingerprint.
-PIPELINE_VERSION = "2"
+PIPELINE_VERSION = "3"
 
 
 def embedding_input(payload: ChunkPayload) -> str:
@@ -54,6 +54,7 @@ def build_payloads(item: InventoryItem, chunks: list[DraftChunk], summary: str, 
             language=language,
             page_start=chunk.page_start,
             page_end=chunk.page_end,
+            page_breaks=chunk.page_breaks,
             section_path=list(section.path),
             section_title=section.title,
             section_key=section.key,

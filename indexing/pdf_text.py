@@ -11,11 +11,13 @@ once, as CSV, at the place in the reading order where its first character was.
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from indexing.text_repair import repair_line
 
@@ -43,6 +45,7 @@ class Line:
     x0: float
     x1: float
     height: float  # loose glyph box height of the first letter: a font-size proxy
+    bold: bool = False  # the line's letters are mostly set in a bold font
 
 
 @dataclass
@@ -183,7 +186,28 @@ def _make_line(textpage: pdfium.PdfTextPage, chars: list[tuple[int, str]], page_
     lx0, ly0, lx1, ly1 = textpage.get_charbox(visible[-1][0], loose=True)
     sx0, _, _, _ = textpage.get_charbox(visible[0][0], loose=True)
     return Line(text=text, page=page_number, top=max(fy1, ly1), bottom=min(fy0, ly0),
-                x0=sx0, x1=lx1, height=round(fy1 - fy0, 1))
+                x0=sx0, x1=lx1, height=round(fy1 - fy0, 1), bold=_mostly_bold(textpage, visible))
+
+
+def _mostly_bold(textpage: pdfium.PdfTextPage, visible: list[tuple[int, str]]) -> bool:
+    """Weight 600+ (or a font named bold) for most letters; a sample of up to 12 is enough."""
+    letters = [i for i, ch in visible if ch.isalpha()] or [i for i, _ in visible]
+    step = max(1, len(letters) // 12)
+    sample = letters[::step]
+    bold = sum(1 for i in sample if _is_bold(textpage, i))
+    return bold * 2 > len(sample)
+
+
+def _is_bold(textpage: pdfium.PdfTextPage, index: int) -> bool:
+    weight = pdfium_c.FPDFText_GetFontWeight(textpage.raw, index)
+    if weight >= 600:
+        return True
+    if weight > 0:
+        return False
+    buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int(0)
+    size = pdfium_c.FPDFText_GetFontInfo(textpage.raw, index, buffer, len(buffer), ctypes.byref(flags))
+    return size > 0 and b"bold" in buffer.value.lower()
 
 
 def _insert_by_position(items: list[Line | TableSlot], slot: TableSlot) -> None:

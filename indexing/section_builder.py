@@ -27,6 +27,7 @@ class Block:
     page_start: int
     page_end: int
     table_csv: str | None = None
+    page_breaks: list[int] = field(default_factory=list)  # offsets in text where page_start+1, … begin
 
     @property
     def is_table(self) -> bool:
@@ -59,7 +60,8 @@ def build_sections(pages: list[PageLines], tables: dict[int, list[ExtractedTable
     def flush() -> None:
         if paragraph:
             sections[-1].blocks.append(Block(text=" ".join(line.text for line in paragraph),
-                                             page_start=paragraph[0].page, page_end=paragraph[-1].page))
+                                             page_start=paragraph[0].page, page_end=paragraph[-1].page,
+                                             page_breaks=_page_breaks(paragraph)))
             paragraph.clear()
 
     for page in pages:
@@ -82,6 +84,18 @@ def build_sections(pages: list[PageLines], tables: dict[int, list[ExtractedTable
     sections = [s for s in sections if s.blocks]
     _make_keys_unique(sections)
     return sections
+
+
+def _page_breaks(lines: list[Line]) -> list[int]:
+    """Where, in the lines joined by spaces, each page after the first line's page begins."""
+    breaks: list[int] = []
+    offset, page = 0, lines[0].page
+    for line in lines:
+        while page < line.page:
+            breaks.append(offset)
+            page += 1
+        offset += len(line.text) + 1
+    return breaks
 
 
 def _open(heading: Heading, line: Line) -> Section:

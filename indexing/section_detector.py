@@ -5,6 +5,8 @@ Recognised headers:
 - chapters: "Chapter 3 Title" (also Hoofdstuk / Chapitre / Kapitel), path ["3"];
 - annexes: "Annex II Title" (Bijlage / Annexe / Anhang / Appendix); numbering restarts inside, so
   an annex's sections carry its name: ["Annex II", "Annex II 4", "Annex II 4.1"];
+- lettered parts: "A. Einleitung", "B. Generelle Festlegungen" (A, B, C… in order), numbered
+  inside by letter: "B.1 Standardabläufe" -> ["B", "B.1"], "B.1.1 …" -> ["B", "B.1", "B.1.1"];
 - rule ids: "AT-R3 Title", a child of the numbered section it appears in;
 - in key information documents, the PRIIPs section titles in English, Dutch, French and German
   (a document with three or more of them is read as a KID and chunked on those sections only).
@@ -18,6 +20,10 @@ amounts, dates, table-of-contents lines. So a candidate must also
 - follow the current number plausibly: a child (4.2 -> 4.2.1), a next sibling or an ancestor's
   next sibling, allowing a few skipped numbers (4.2.1 -> 4.3, 4.2 -> 5) but never going back.
 Table cells never reach this module: their text is taken out of the flow before.
+
+A document in which these patterns find fewer than `MIN_PATTERN_HEADINGS` headings (a briefing
+or report whose headings carry no numbers) is read by type size instead (font_headings.py),
+when that finds more.
 """
 
 from __future__ import annotations
@@ -27,14 +33,17 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
+from indexing.font_headings import FontHeadings
 from indexing.pdf_text import Line
 
 MAX_TITLE_CHARS = 120
 MAX_SKIP = 3
 HEIGHT_TOLERANCE = 0.9
+MIN_PATTERN_HEADINGS = 3
 
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
 _LETTERED = re.compile(r"^([A-Z])\.(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+(\S.*)$")
+_LETTER_PART = re.compile(r"^([A-Z])\.\s+(\S.*)$")
 _CHAPTER = re.compile(r"(?i)^(?:chapter|hoofdstuk|chapitre|kapitel)\s+(\d{1,2}|[IVXL]{1,6})\b[\s.:\-–—]*(.*)$")
 _ANNEX = re.compile(r"(?i)^(annex|annexe|bijlage|anhang|appendix)\s+([IVXL]{1,6}|\d{1,2}|[A-Z])\b[\s.:\-–—]*(.*)$")
 _RULE_ID = re.compile(r"^([A-Z]{2,5}-[A-Z]{0,2}\d{1,4})\b[\s.:\-–—]+(\S.*)$")
@@ -121,7 +130,7 @@ def contents_lines(lines: list[Line]) -> set[int]:
     def toc_like(text: str) -> bool:
         return bool(_LEADERS.search(text)) or (
             bool(_CONTENTS_END.search(text))
-            and any(p.match(text) for p in (_NUMBERED, _CHAPTER, _ANNEX, _RULE_ID)))
+            and any(p.match(text) for p in (_NUMBERED, _LETTERED, _LETTER_PART, _CHAPTER, _ANNEX, _RULE_ID)))
 
     like = [toc_like(line.text) for line in lines]
     found: set[int] = set()
@@ -158,17 +167,37 @@ class SectionDetector:
         # a header line is not continued by a lower-case line: that is a wrapped list item
         self._continued = {id(a) for a, b in zip(lines, lines[1:], strict=False)
                            if b.text[:1].islower() and a.page == b.page}
+        self._by_font: FontHeadings | None = None
+        if not self.kid:
+            by_pattern = sum(1 for line in lines if self._by_pattern(line))
+            if by_pattern < MIN_PATTERN_HEADINGS:
+                by_font = FontHeadings([line for line in lines if id(line) not in self._contents], self.body)
+                self._by_font = by_font if by_font.found > by_pattern else None
+            self._state = _State()
+
+    @property
+    def mode(self) -> str:
+        return "kid" if self.kid else ("font" if self._by_font is not None else "pattern")
 
     def detect(self, line: Line) -> Heading | None:
         if id(line) in self._contents:
             return None
-        text = line.text
         if self.kid:
-            hit = priips_section(text)
-            return Heading(path=[hit[0]], title=text.rstrip(" :")) if hit else None
+            hit = priips_section(line.text)
+            return Heading(path=[hit[0]], title=line.text.rstrip(" :")) if hit else None
+        if self._by_font is not None:
+            found = self._by_font.detect(line)
+            return Heading(path=found[0], title=found[1]) if found else None
+        return self._by_pattern(line)
+
+    def _by_pattern(self, line: Line) -> Heading | None:
+        if id(line) in self._contents:
+            return None
+        text = line.text
         if (self.body and line.height < self.body * HEIGHT_TOLERANCE) or id(line) in self._continued:
             return None
-        return self._annex(text) or self._chapter(text) or self._numbered(text) or self._rule(line)
+        return (self._annex(text) or self._chapter(text) or self._letter_part(line) or self._numbered(text)
+                or self._rule(line))
 
     # -- the four kinds of header -------------------------------------------------------------
     def _annex(self, text: str) -> Heading | None:
@@ -207,13 +236,28 @@ class SectionDetector:
             return None
         return self._enter(number, title.strip())
 
+    def _letter_part(self, line: Line) -> Heading | None:
+        """"B. Generelle Festlegungen": parts lettered in order, set larger than the body (a
+        list item "A. The applicant…" is set at body size)."""
+        match = _LETTER_PART.match(line.text)
+        if not match or not _title_like(match.group(2)) or (self.body and line.height <= self.body * 1.05
+                                                             and not line.bold):
+            return None
+        letter, title = match.groups()
+        parts = sorted(a for a in self._state.seen_annexes if len(a) == 1)
+        expected = chr(ord(parts[-1]) + 1) if parts else "A"
+        if not (expected <= letter <= chr(ord(expected) + MAX_SKIP - 1)):
+            return None
+        self._state = _State(annex=letter, seen_annexes=self._state.seen_annexes | {letter})
+        return Heading(path=[letter], title=title.strip())
+
     def _lettered(self, letter: str, label: str, title: str) -> Heading | None:
         """Annex-style numbers ("A.1 Registratie"): numbered inside the annex lettered so."""
         if not _title_like(title):
             return None
         number = tuple(int(part) for part in label.split("."))
         annex = self._state.annex or ""
-        if not annex.endswith(f" {letter}"):
+        if annex != letter and not annex.endswith(f" {letter}"):
             if number != (1,):
                 return None
             annex = letter  # an annex we did not see announced: its letter names it

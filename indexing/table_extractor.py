@@ -38,6 +38,8 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,10 +57,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Part of every table cache key: change it whenever what a page yields changes.
-EXTRACTOR_VERSION = "3"
+# Part of every table cache key (with camelot's version): change it whenever what a page yields
+# changes.
+EXTRACTOR_VERSION = "4"
 LATTICE_OPTIONS: dict[str, Any] = {"flavor": "lattice", "copy_text": ["h", "v"], "engine": "vector"}
-MIN_PARALLEL_PAGES = 8  # below this, starting worker processes costs more than it saves
 
 # camelot's "network" flavour is its refined stream parser (text alignment, no ruling lines):
 # on key information documents it keeps scenario tables whole where plain stream cuts them up.
@@ -71,6 +73,8 @@ _MIN_STREAM_FILL_RATIO = 0.6
 _PAGE_NUMBER = re.compile(r"\d{1,3}")
 _EDGE_ZONE = 0.2
 _COLUMN_GAP = 20.0  # points of white space between two runs of one text row
+_COLUMN_SNAP = 3.0  # points: runs starting this close are one column
+_MIN_KEY_WIDTH = 9.0  # points: narrower runs before a gap are bullets and list numbers
 _MIN_ALIGNED_ROWS = 3
 _MAX_KEY_COLUMN_CHARS = 30
 _MAX_CELL_COLUMN_CHARS = 120
@@ -112,7 +116,7 @@ class PagePlan:
 
     @property
     def cache_key(self) -> str:
-        return f"{EXTRACTOR_VERSION}:{self.flavor}:{self.fingerprint}"
+        return f"{EXTRACTOR_VERSION}:{_camelot_version()}:{self.flavor}:{self.fingerprint}"
 
 
 @dataclass(frozen=True)
@@ -147,8 +151,11 @@ def count_rules(page: pdfium.PdfPage) -> RuleCounts:
 
 
 def aligned_rows(page: pdfium.PdfPage) -> int:
-    """Text rows (away from the page edges) made of runs separated by a wide gap: a table
-    without ruling lines shows several, prose shows none. pdfium's text rects are such runs."""
+    """How many text rows (away from the page edges) have a wide gap followed by text that starts
+    at one same x: a column. A table without ruling lines shows several; prose shows gaps only
+    where justified spacing happens to be wide, each at another x. pdfium's text rects are runs
+    of one text line; a run narrower than a word (a bullet, "1.") before the gap is a list's
+    hanging indent, not a column."""
     textpage = page.get_textpage()
     try:
         rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
@@ -159,12 +166,21 @@ def aligned_rows(page: pdfium.PdfPage) -> int:
     for rect in rects:
         if height * _EDGE_ZONE / 2 < rect[1] < height * (1 - _EDGE_ZONE / 2):
             rows.setdefault(round(rect[1] / 3), []).append(rect)
-    wide = 0
+    columns: Counter[int] = Counter()
     for row in rows.values():
         row.sort()
-        if any(b[0] - a[2] > _COLUMN_GAP for a, b in zip(row, row[1:], strict=False)):
-            wide += 1
-    return wide
+        starts = {round(b[0] / _COLUMN_SNAP) for a, b in zip(row, row[1:], strict=False)
+                  if b[0] - a[2] > _COLUMN_GAP and a[2] - a[0] >= _MIN_KEY_WIDTH}
+        columns.update(starts)
+    return max(columns.values(), default=0)
+
+
+@cache
+def _camelot_version() -> str:
+    try:
+        return metadata.version("camelot-py")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def page_fingerprint(page: pdfium.PdfPage) -> str:
@@ -216,11 +232,17 @@ def extract_tables(path: Path, document: pdfium.PdfDocument, cache: TableCache |
     if todo:
         jobs = [(plan.page, plan.flavor) for plan in todo]
         with _readable_path(path, document) as source:
-            if pool is not None and pool.parallel and len(todo) >= MIN_PARALLEL_PAGES:
+            results = []
+            if pool is not None and pool.worth_it(len(todo)):
                 batches = [jobs[i::pool.workers * 2] for i in range(pool.workers * 2)]
-                results = pool.map(extract_pages, [(source, path.name, b) for b in batches if b])
-                worker_cpu = sum(cpu for _, _, cpu in results)
-            else:
+                try:
+                    results = pool.map(extract_pages, [(source, path.name, b) for b in batches if b])
+                    worker_cpu = sum(cpu for _, _, cpu in results)
+                except Exception as exc:  # noqa: BLE001 — a worker died (memory, a signal): do it here
+                    log.warning("%s: table workers failed (%s); extracting in this process", path.name, exc)
+                    pool.close()
+                    results = []
+            if not results:
                 results = [extract_pages(source, path.name, jobs)]
         fresh: dict[str, list[CachedTable]] = {}
         keys = {plan.page: plan.cache_key for plan in todo}

@@ -15,6 +15,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 MAX_WORKERS = 2
+MIN_PARALLEL_PAGES = 8  # below this, handing pages to workers costs more than it saves
 _PRELOAD = ["camelot", "indexing.table_extractor"]
 
 
@@ -26,21 +27,29 @@ def available_cores() -> int:
 
 
 class TablePool:
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, min_pages: int = MIN_PARALLEL_PAGES) -> None:
         self.workers = max(1, workers if workers is not None else min(available_cores(), MAX_WORKERS))
+        self.min_pages = min_pages
         self._executor: Executor | None = None
 
-    @property
-    def parallel(self) -> bool:
-        return self.workers > 1
+    def worth_it(self, pages: int) -> bool:
+        return self.workers > 1 and pages >= self.min_pages
 
     def map(self, function: Callable[..., Any], jobs: Iterable[tuple[Any, ...]]) -> list[Any]:
+        executor = self._start()
+        futures = [executor.submit(function, *job) for job in jobs]
+        return [future.result() for future in futures]
+
+    def warm(self) -> None:
+        """Start the forkserver and every worker now (a benchmark times the work, not this)."""
+        self.map(os.getpid, [() for _ in range(self.workers)])
+
+    def _start(self) -> Executor:
         if self._executor is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(_PRELOAD)
             self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        futures = [self._executor.submit(function, *job) for job in jobs]
-        return [future.result() for future in futures]
+        return self._executor
 
     def close(self) -> None:
         if self._executor is not None:

@@ -32,6 +32,9 @@ class ChunkPayload(BaseModel):
     language: str = "en"
     page_start: int
     page_end: int
+    # Character offsets in `text` at which page_start+1, page_start+2, … begin (one per page after
+    # the first, so len == page_end - page_start); empty for a one-page chunk or an older index.
+    page_breaks: list[int] = Field(default_factory=list)
     section_path: list[str] = Field(default_factory=list)  # e.g. ["4", "4.2", "4.2.1"]
     section_title: str = ""
     section_key: str = ""  # the last element of section_path ("" for front matter), indexed

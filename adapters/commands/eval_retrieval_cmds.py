@@ -42,6 +42,11 @@ def eval_obliqa(
     questions: Annotated[Path | None, typer.Option("--questions", help="ObliQA questions JSON (default: dev split).")] = None,
     documents: Annotated[Path | None, typer.Option("--documents", help="ObliQA passages ZIP.")] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
+    documents_limit: Annotated[int | None, typer.Option(
+        "--documents-limit", min=1, help="A subset: only the first N documents and the questions inside them.")] = None,
+    only_cached: Annotated[bool, typer.Option(
+        "--only-cached", help="A subset: only documents whose passages are all in the embedding cache "
+                              "(nothing is embedded), and the questions inside them.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Recall@10 and MAP@10 on ObliQA for dense, BM25, hybrid and hybrid + rerank."""
@@ -50,25 +55,53 @@ def eval_obliqa(
         COLLECTION,
         DEFAULT_DOCUMENTS,
         DEFAULT_QUESTIONS,
+        bm25s_reference,
+        cached_documents,
+        document_ids,
         evaluate,
         index_passages,
         load_passages,
         load_questions,
+        questions_within,
+        subset_collection,
     )
     from knowledge.embedding_cache import load_cached_encoder
     from knowledge.knowledge_base import Knowledge
     from knowledge.model_rerank import load_reranker
-    from knowledge.store import open_store
+    from knowledge.store import StoreBusyError, open_store
 
     settings = get_settings()
     try:
         chunks = load_passages(documents or DEFAULT_DOCUMENTS)
-        qs = load_questions(questions or DEFAULT_QUESTIONS, limit)
+        qs = load_questions(questions or DEFAULT_QUESTIONS)
     except FileNotFoundError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
-    store = open_store(settings, collection=COLLECTION)
     encoder = load_cached_encoder(settings)
+    subset: dict[str, object] | None = None
+    collection = COLLECTION
+    if only_cached or documents_limit:
+        everything = document_ids(chunks)
+        chosen = cached_documents(chunks, settings.embedding_cache_path, encoder.model_id) if only_cached else everything
+        chosen = chosen[:documents_limit] if documents_limit else chosen
+        if not chosen:
+            typer.echo(f"error: no ObliQA document is fully in the embedding cache at {settings.embedding_cache_path}",
+                       err=True)
+            raise typer.Exit(2)
+        keep = {f"adgm-{d}" for d in chosen}
+        all_questions = len(qs)
+        chunks = [c for c in chunks if c.rulebook_id in keep]
+        qs = questions_within(qs, chosen)
+        collection = subset_collection(chosen)
+        subset = {"documents": chosen, "of_documents": len(everything), "passages": len(chunks),
+                  "questions": len(qs), "of_questions": all_questions,
+                  "selected_by": "only-cached" if only_cached else f"documents-limit {documents_limit}"}
+    qs = qs[:limit] if limit else qs
+    try:
+        store = open_store(settings, collection=collection)
+    except StoreBusyError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
     total = len(chunks)
 
     def progress(done: int) -> None:
@@ -83,14 +116,21 @@ def eval_obliqa(
         report = evaluate(knowledge, qs)
     finally:
         knowledge.close()
-    report.update({"passages": total, "passages_indexed_now": added, "reranker": settings.reranker or "section-coherence"})
+    report.update({"passages": total, "passages_indexed_now": added, "collection": collection,
+                   "reranker": settings.reranker or "section-coherence", "subset": subset,
+                   "bm25s_reference": bm25s_reference(chunks, qs)})
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return
-    typer.echo(f"ObliQA: {report['questions']} questions, {total} passages ({added} indexed in this run)")
+    scope = (f"SUBSET of {len(subset['documents'])}/{subset['of_documents']} documents "  # type: ignore[arg-type,index]
+             f"({subset['selected_by']}), " if subset else "")
+    typer.echo(f"ObliQA: {scope}{report['questions']} questions, {total} passages ({added} indexed in this run)")
     typer.echo(f"{'mode':<15}{'Recall@10':>10}{'MAP@10':>10}{'seconds':>10}")
     for name, row in report["modes"].items():  # type: ignore[union-attr]
         typer.echo(f"{name:<15}{row['recall_at_10']:>10.3f}{row['map_at_10']:>10.3f}{row['seconds']:>10}")
+    reference = report["bm25s_reference"]
+    if reference:
+        typer.echo(f"{'bm25s (ref.)':<15}{reference['recall_at_10']:>10.3f}{reference['map_at_10']:>10.3f}")  # type: ignore[index]
 
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:

@@ -20,7 +20,7 @@ class DeliveredAnswer:
     answer: Answer
     conversation_id: str
     messages: list[tuple[str, str]] = field(default_factory=list)  # (channel, ts) of each part
-    roles: tuple[str, ...] = ()  # the asker's, which the answer's source links grant
+    roles: tuple[str, ...] = ()  # those the answer was made with: the place's where it was first shown
 
 
 class DeliveredAnswers:

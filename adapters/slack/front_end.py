@@ -2,6 +2,10 @@
 
 The same front end serves HTTP (`mount_slack`, requests signed with the signing secret) and
 Socket Mode (`start_socket_mode`, for workspaces without a public URL).
+
+Every answer is made with the roles of the place it will be read in (`adapters.slack.places`):
+the asker's own in a DM, an assistant thread or a `/rulebook` answer, only the channel's in a
+mention thread; "Share in channel" is checked against the destination (`adapters.slack.sharing`).
 """
 
 from __future__ import annotations
@@ -23,10 +27,11 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.delivered_answers import DeliveredAnswer, DeliveredAnswers
 from adapters.slack.replies import Reply
+from adapters.slack.sharing import CitationAccess, service_index_access
 from adapters.slack.usage import SlackUsage
 from adapters.source_links import SourceLinks
 from bot.answer import Answer, AnswerEvent, Citation, User
-from bot.role_directory import Identity, RoleSource, role_source
+from bot.role_directory import Identity, Place, RoleSource, role_source
 from bot.usage_event import EventSink
 from cards.block_kit import SlackMessage, answer_messages
 from config.settings import Settings
@@ -55,7 +60,10 @@ def build_web_client(settings: Settings) -> AsyncWebClient:
 
 class SlackFrontEnd:
     def __init__(self, service: Assistant, settings: Settings, event_sink: EventSink | None, *,
-                 http: bool = True, roles: RoleSource | None = None) -> None:
+                 http: bool = True, roles: RoleSource | None = None,
+                 citation_access: CitationAccess | None = None) -> None:
+        """`citation_access` tells whether a share destination may read a citation; by default
+        the assistant's own index, and without one no answer with citations is shared."""
         if http and not settings.slack_signing_secret:
             raise ValueError("RULEBOOK_SLACK_SIGNING_SECRET is required to receive Slack requests over HTTP")
         if not settings.slack_bot_token:
@@ -66,6 +74,7 @@ class SlackFrontEnd:
         self.usage = SlackUsage(event_sink, settings.user_hash_key)
         self.answers = DeliveredAnswers()
         self.links = SourceLinks(settings.public_base_url, settings.user_hash_key)
+        self.citation_access = citation_access or service_index_access(service)
         self.update_interval = float(getattr(settings, "slack_update_interval", 1.0))
         self.client = build_web_client(settings)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -113,8 +122,9 @@ class SlackFrontEnd:
 
     # --- answering -----------------------------------------------------------------------
 
-    async def user(self, user_id: str, teams: tuple[str | None, ...] = ()) -> User:
-        """The asker with the roles the role directory gives them (looked up on every question).
+    async def user(self, user_id: str, teams: tuple[str | None, ...], place: Place) -> User:
+        """The asker with the roles that apply where the answer will be read (looked up on every
+        question): their own in a private place, only the place's in a shared one.
 
         `teams` are the Slack team (workspace) ids the asker belongs to."""
         identity = Identity(platform="slack", user_id=user_id,
@@ -124,19 +134,19 @@ class SlackFrontEnd:
             response = await self.client.users_info(user=user_id)
             return ((response.get("user") or {}).get("profile") or {}).get("email") or None
 
-        roles = await self.roles.roles_for(identity, lookup_email=email)
+        roles = await self.roles.roles_in(identity, place, lookup_email=email)
         return User(id=user_id, roles=roles, platform="slack")
 
     async def answer(self, *, question: str, user_id: str, conversation_id: str, reply: Reply,
-                     share_button: bool = False, teams: tuple[str | None, ...] = ()
+                     place: Place, share_button: bool = False, teams: tuple[str | None, ...] = ()
                      ) -> DeliveredAnswer | None:
-        """Ask the assistant and deliver its stream through `reply`; the final state is the
-        gated final answer, or an apology when the assistant failed."""
+        """Ask the assistant and deliver its stream through `reply`, which shows it in `place`;
+        the final state is the gated final answer, or an apology when the assistant failed."""
         final: Answer | None = None
         user = User(id=user_id, platform="slack")
         try:
             await reply.begin(SEARCHING)
-            user = await self.user(user_id, teams)
+            user = await self.user(user_id, teams, place)
             async for event in self.service.ask(question, user, conversation_id):
                 if event.kind == "status":
                     await reply.status(event.text)
@@ -171,7 +181,8 @@ class SlackFrontEnd:
 
     def messages_for(self, answer: Answer, conversation_id: str, roles: tuple[str, ...], *,
                      share_button: bool = False, shared_by: str | None = None) -> list[SlackMessage]:
-        """The answer's Block Kit messages, its "Open page N" links signed for the asker's roles."""
+        """The answer's Block Kit messages, its "Open page N" links signed for `roles`: those of
+        the place the messages are posted in."""
         def link(citation: Citation) -> str:
             return self.links.url(citation.rulebook_id, citation.page, roles=roles, platform="slack",
                                   message_id=answer.message_id)

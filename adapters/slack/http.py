@@ -10,6 +10,7 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 
 from adapters.slack.front_end import Assistant, SlackFrontEnd
+from adapters.slack.sharing import CitationAccess
 from bot.role_directory import RoleSource
 from bot.usage_event import EventSink
 from config.settings import Settings
@@ -19,10 +20,13 @@ SLACK_FRONT_END = web.AppKey("slack_front_end", SlackFrontEnd)
 
 
 def mount_slack(app: web.Application, service: Assistant, settings: Settings,
-                event_sink: EventSink | None, roles: RoleSource | None = None) -> None:
+                event_sink: EventSink | None, roles: RoleSource | None = None,
+                citation_access: CitationAccess | None = None) -> None:
     """Add the Slack app to `app` (call it when `settings.slack_signing_secret` is set).
-    `roles` defaults to the directory `settings.roles_file` names."""
-    front = SlackFrontEnd(service, settings, event_sink, http=True, roles=roles)
+    `roles` defaults to the directory `settings.roles_file` names; `citation_access` to the
+    service's own index (see `SlackFrontEnd`)."""
+    front = SlackFrontEnd(service, settings, event_sink, http=True, roles=roles,
+                          citation_access=citation_access)
     app[SLACK_FRONT_END] = front
 
     async def slack_events(request: web.Request) -> web.Response:

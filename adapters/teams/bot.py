@@ -4,6 +4,9 @@ A question is acknowledged at once and answered in a background task (a proactiv
 same conversation), because the Bot Framework gives a bot about 15 seconds to answer the HTTP
 request and an answer with tool calls can take longer. Invokes (feedback, the copy dialog) and
 reactions are answered within the request.
+
+An answer uses the roles of the place it is read in (`adapters.teams.places`): the asker's own in
+a personal chat, only the channel's or group chat's otherwise, and its source links grant those.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from adapters.teams.answer_relay import relay_answer
 from adapters.teams.final_message import failure_activity, final_activity
 from adapters.teams.mentions import mentions_bot, question_text
 from adapters.teams.pacing import UpdatePacer
+from adapters.teams.places import conversation_kind, teams_identity, teams_place, user_id_of
 from adapters.teams.reply_writers import EditedMessage, NativeStream, ReplyWriter
 from adapters.teams.usage import (
     FEEDBACK_BUTTON_VALUES,
@@ -34,7 +38,7 @@ from adapters.teams.usage import (
     TeamsUsage,
 )
 from bot.answer import AnswerEvent, Citation, User
-from bot.role_directory import Identity, RoleSource
+from bot.role_directory import Identity, Place, RoleSource
 from cards.adaptive_card import CLOSE_ACTION, COPY_ACTION, card_attachment, copy_dialog_card
 
 log = logging.getLogger("rulebook.teams")
@@ -56,27 +60,6 @@ class TeamsBotOptions:
     roles: RoleSource = field(default_factory=RoleSource)  # who holds which roles; default: nobody
 
 
-def user_id_of(account: ChannelAccount) -> str:
-    # the AAD object id is stable across chats and tenants' bot registrations; the channel id is not
-    return account.aad_object_id or account.id or ""
-
-
-def teams_identity(activity: Activity) -> Identity:
-    """The asker as the role directory sees them: AAD object id, tenant and (in channels) team."""
-    channel_data = activity.channel_data if isinstance(activity.channel_data, dict) else {}
-    tenant = channel_data.get("tenant") if isinstance(channel_data.get("tenant"), dict) else {}
-    team = channel_data.get("team") if isinstance(channel_data.get("team"), dict) else {}
-    candidates = [activity.conversation.tenant_id if activity.conversation else None, tenant.get("id"),
-                  team.get("id"), team.get("aadGroupId")]
-    groups = tuple(dict.fromkeys(str(g) for g in candidates if g))
-    return Identity(platform="teams", user_id=user_id_of(activity.from_property), groups=groups)
-
-
-def conversation_kind(activity: Activity) -> str:
-    """personal | groupChat | channel (Teams' conversationType; personal when absent)."""
-    return (activity.conversation.conversation_type if activity.conversation else None) or "personal"
-
-
 def conversation_key(activity: Activity) -> str:
     """History and events are kept per Teams conversation; a channel thread is its own conversation."""
     return f"teams:{activity.conversation.id}"
@@ -95,12 +78,14 @@ class RulebookTeamsBot(ActivityHandler):
 
     # --- questions -------------------------------------------------------------------------
 
-    async def asker(self, turn_context: TurnContext, account: ChannelAccount, identity: Identity) -> User:
-        """The asker with the roles the role directory gives them (looked up on every question)."""
+    async def asker(self, turn_context: TurnContext, account: ChannelAccount, identity: Identity,
+                    place: Place) -> User:
+        """The asker with the roles that apply where the answer will be read (looked up on every
+        question): their own in a personal chat, only the place's in a channel or group chat."""
         async def email() -> str | None:
             return await member_email(turn_context, account.id or identity.user_id)
 
-        roles = await self._options.roles.roles_for(identity, lookup_email=email)
+        roles = await self._options.roles.roles_in(identity, place, lookup_email=email)
         return User(id=identity.user_id, roles=roles, platform="teams", name=account.name or "")
 
     async def on_message_activity(self, turn_context: TurnContext) -> None:
@@ -121,18 +106,19 @@ class RulebookTeamsBot(ActivityHandler):
         audience = turn_context.turn_state.get(self._adapter.BOT_OAUTH_SCOPE_KEY)
         task = asyncio.create_task(
             self._answer_later(reference, claims, audience, question, activity.from_property,
-                               teams_identity(activity), kind, conversation_key(activity)))
+                               teams_identity(activity), teams_place(activity), kind,
+                               conversation_key(activity)))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _answer_later(self, reference: ConversationReference, claims: Any, audience: Any,
-                            question: str, account: ChannelAccount, identity: Identity, kind: str,
-                            conversation_id: str) -> None:
+                            question: str, account: ChannelAccount, identity: Identity, place: Place,
+                            kind: str, conversation_id: str) -> None:
         async def answer_turn(turn_context: TurnContext) -> None:
             # reply to the question itself, not to the synthetic continuation activity
             turn_context.activity.id = reference.activity_id
             # roles are looked up here, not in the request: an e-mail lookup must not delay Teams' ack
-            user = await self.asker(turn_context, account, identity)
+            user = await self.asker(turn_context, account, identity, place)
             await self._answer(turn_context, question, user, kind, conversation_id)
 
         try:
@@ -170,6 +156,7 @@ class RulebookTeamsBot(ActivityHandler):
             self.delivered.remember(teams_id, delivered)
 
     def _link_for(self, citation: Citation, user: User, message_id: str) -> str:
+        # `user.roles` are already the place's in a channel: a link posted there grants no more
         if citation.uri and not self._links.is_own_link(citation.uri):
             return citation.uri  # e.g. a Blob Storage link the service made
         return self._links.url(citation.rulebook_id, citation.page, roles=user.roles,

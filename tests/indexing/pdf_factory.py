@@ -30,9 +30,10 @@ def fee_table() -> Table:
 
 
 def write_rulebook(path: Path, sections: dict[str, list[str]], with_fee_table: bool = False,
-                   title: str = "Test Rulebook") -> Path:
+                   title: str = "Test Rulebook", fee_table_under: tuple[str, ...] = ("3.2",)) -> Path:
     """A rulebook: cover page, then one page per chapter; `sections` maps "1.1 Title" -> paragraphs
-    (a key "Chapter 2 Title" opens a chapter on a new page)."""
+    (a key "Chapter 2 Title" opens a chapter on a new page). With `with_fee_table`, the fee
+    table follows each section whose heading starts with one of `fee_table_under`."""
     styles = getSampleStyleSheet()
     story: list = [Paragraph(title, styles["Title"]),
                    Paragraph("This rulebook is written by the test suite.", styles["BodyText"])]
@@ -43,7 +44,7 @@ def write_rulebook(path: Path, sections: dict[str, list[str]], with_fee_table: b
             story.append(Paragraph(heading, styles["Heading2"]))
         for text in paragraphs:
             story += [Paragraph(text, styles["BodyText"]), Spacer(1, 4)]
-        if with_fee_table and heading.startswith("3.2"):
+        if with_fee_table and heading.startswith(fee_table_under):
             story += [fee_table(), Spacer(1, 8)]
     SimpleDocTemplate(str(path), pagesize=A4, title=title).build(story)
     return path
@@ -52,3 +53,29 @@ def write_rulebook(path: Path, sections: dict[str, list[str]], with_fee_table: b
 def lorem(topic: str, sentences: int = 6) -> str:
     return " ".join(f"The {topic} rule number {i} applies to every participant of the scheme."
                     for i in range(sentences))
+
+
+def write_partly_scanned(path: Path, scanned_pages: set[int], pages: int = 3) -> Path:
+    """A document whose `scanned_pages` (1-based) are only an image of text, the rest real text."""
+    from PIL import Image, ImageDraw
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    image = Image.new("RGB", (620, 877), "white")
+    draw = ImageDraw.Draw(image)
+    for row in range(30):
+        draw.text((40, 40 + row * 26), f"Scanned line {row}: the adherence terms apply in full.", fill="black")
+    pdf = canvas.Canvas(str(path), pagesize=A4)
+    width, height = A4
+    for number in range(1, pages + 1):
+        if number in scanned_pages:
+            pdf.drawImage(ImageReader(image), 0, 0, width=width, height=height)
+        else:
+            text = pdf.beginText(60, height - 80)
+            text.textLine(f"{number} Section {number}")
+            for line in range(20):
+                text.textLine(f"Readable line {line} of page {number}: every participant keeps records.")
+            pdf.drawText(text)
+        pdf.showPage()
+    pdf.save()
+    return path

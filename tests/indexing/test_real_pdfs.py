@@ -15,7 +15,7 @@ pytestmark = pytest.mark.real_pdfs
 
 @pytest.fixture(scope="module")
 def epc() -> ParsedDocument:
-    return parse_document(real_pdf(EPC_RULEBOOK))  # ~25 s: camelot on ~60 table pages
+    return parse_document(real_pdf(EPC_RULEBOOK))  # ~7 s of CPU: camelot on ~70 candidate pages
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +85,25 @@ def test_key_information_document_is_chunked_on_priips_sections():
     parsed = parse_document(real_pdf("kid_XS1914695009-EN.pdf"))
     keys = [s.key for s in parsed.sections]
     assert keys[1:] == ["purpose", "product", "risks", "default", "costs", "holding", "complaints", "other"]
+
+
+def test_lettered_parts_of_the_german_tan_specification():
+    parsed = parse_document(real_pdf("de_tan_hhd_uc_v14.pdf"))
+    by_key = {s.key: s for s in parsed.sections}
+    assert by_key["A"].title == "EINLEITUNG" and by_key["A"].blocks[0].page_start == 6
+    assert by_key["B.1.1"].path == ["B", "B.1", "B.1.1"] and by_key["B.1.1"].blocks[0].page_start == 7
+    assert by_key["C.4.1"].path == ["C", "C.4", "C.4.1"] and by_key["C.4.1"].title == "Beispiel für die Prüfsummenbildung"
+    assert all(s.blocks[0].page_start >= 6 for s in parsed.sections if s.path)  # contents pages open nothing
+    assert len([s for s in parsed.sections if s.path]) >= 25
+
+
+def test_briefing_without_numbers_is_sectioned_by_heading_size():
+    parsed = parse_document(real_pdf("eprs_bri_2023_747447_en.pdf"))
+    titled = [s for s in parsed.sections if s.path]
+    assert len(titled) >= 15
+    by_title = {s.title: s for s in titled}
+    assert by_title["Background"].path == ["Background"] and by_title["Background"].blocks[0].page_start == 1
+    fraud = by_title["Fraud prevention"]
+    assert fraud.path[0] == "European Parliament" and len(fraud.path) == 3 and fraud.blocks[0].page_start == 8
+    ebA = by_title["European Banking Authority (EBA)"]
+    assert ebA.path == ["Position of advisory bodies", "European Banking Authority (EBA)"]

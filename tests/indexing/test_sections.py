@@ -82,3 +82,34 @@ def test_a_kid_is_chunked_on_its_priips_sections_only():
     page = PageLines(number=1, width=595, height=842, items=list(_lines(specs)))
     sections = build_sections([page], {})
     assert [s.key for s in sections] == ["purpose", "product", "risks", "costs", "complaints"]
+
+
+def test_lettered_parts_and_their_numbered_sections():
+    paths = _detect([("A. Einleitung", 16), (BODY, 10), ("A. The applicant shall register.", 10),
+                     ("B. Generelle Festlegungen", 16), ("B.1 Standardabläufe", 14), (BODY, 10),
+                     ("B.1.1 Ablauf zur manuellen Eingabe", 12), (BODY, 10), ("B.2 Datenübertragung", 14),
+                     ("F. Too far ahead", 16), ("C. Spezielle Festlegungen", 16), ("C.1 Rahmen", 14)])
+    assert paths == [["A"], None, None, ["B"], ["B", "B.1"], None, ["B", "B.1", "B.1.1"], None,
+                     ["B", "B.2"], None, ["C"], ["C", "C.1"]]
+
+
+def test_a_document_without_numbered_headings_is_sectioned_by_type_size():
+    specs = [("BRIEFING", 20), ("A title used once on the cover", 30), (BODY, 10), (BODY, 10),
+             ("Background", 18), (BODY, 10), ("The revised directive", 18), (BODY, 10),
+             ("Proposals", 16), (BODY, 10), ("Evaluation report", 16), (BODY, 10),
+             ("European Parliament", 18), ("Resolutions of the", 16), ("current term", 16), (BODY, 10),
+             ("4 In both cases the directive applies.", 10)]
+    lines = _lines(specs)
+    detector = SectionDetector(lines, kid=False)
+    assert detector.mode == "font"
+    paths = [(h.path if (h := detector.detect(line)) else None) for line in lines]
+    assert [p for p in paths if p] == [
+        ["Background"], ["The revised directive"], ["The revised directive", "Proposals"],
+        ["The revised directive", "Evaluation report"], ["European Parliament"],
+        ["European Parliament", "Resolutions of the"]]  # a wrapped heading opens one section
+
+
+def test_numbered_documents_keep_pattern_headings():
+    lines = _lines([("1 Scope", 12), (BODY, 10), ("2 Fees", 12), (BODY, 10), ("3 Settlement", 12),
+                    ("Big banner", 18), (BODY, 10), ("Big banner two", 18)])
+    assert SectionDetector(lines, kid=False).mode == "pattern"

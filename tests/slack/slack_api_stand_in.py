@@ -2,7 +2,9 @@
 
 It answers like Slack does for the methods the app uses, on loopback only, and can be told to
 answer a method with 429 + Retry-After once, or with an `ok: false` error once. `users.info`
-answers with the e-mail address put in `emails`, and `user_not_found` for anyone else.
+answers with the e-mail address put in `emails`, and `user_not_found` for anyone else;
+`conversations.info` with a channel in this workspace only, unless `channels` says otherwise
+(e.g. `{"C0EXT": {"is_ext_shared": True}}` for a Slack Connect channel).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class SlackApiStandIn:
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.emails: dict[str, str] = {}  # user id -> profile e-mail (users.info)
+        self.channels: dict[str, dict[str, Any]] = {}  # channel id -> fields (conversations.info)
         self._ts = itertools.count(1)
         self._failures: dict[str, deque[tuple[int, int]]] = defaultdict(deque)
         self._errors: dict[str, deque[str]] = defaultdict(deque)
@@ -188,6 +191,12 @@ class SlackApiStandIn:
                 return {"ok": False, "error": "user_not_found"}
             return {"ok": True, "user": {"id": user, "team_id": TEAM_ID,
                                          "profile": {"email": self.emails[user]}}}
+        if method == "conversations.info":
+            info = {"id": channel, "context_team_id": TEAM_ID, "is_channel": channel.startswith("C"),
+                    "is_mpim": channel.startswith("G"), "is_im": channel.startswith("D"),
+                    "is_shared": False, "is_ext_shared": False, "is_org_shared": False,
+                    "is_pending_ext_shared": False, **self.channels.get(channel, {})}
+            return {"ok": True, "channel": info}
         if method == "views.open":
             return {"ok": True, "view": {"id": "V0VIEW", **(args.get("view") or {})}}
         return {"ok": True}

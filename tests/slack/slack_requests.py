@@ -45,13 +45,16 @@ class SlackSender:
             text = await response.text()
             return response.status, text, time.monotonic() - started
 
-    async def event(self, event: dict[str, Any], **kwargs: Any) -> tuple[int, str, float]:
+    async def event(self, event: dict[str, Any], *, envelope: dict[str, Any] | None = None,
+                    **kwargs: Any) -> tuple[int, str, float]:
+        """`envelope`: more fields of the outer payload, e.g. {"is_ext_shared_channel": True}."""
         n = next(_ids)
         body = json.dumps({
             "token": "legacy-unused", "team_id": TEAM_ID, "api_app_id": "A0APP",
             "type": "event_callback", "event_id": f"Ev{n:08d}", "event_time": int(time.time()),
             "event": event,
             "authorizations": [{"team_id": TEAM_ID, "user_id": BOT_USER_ID, "is_bot": True}],
+            "is_ext_shared_channel": False, **(envelope or {}),
         })
         return await self.post(body, "application/json", **kwargs)
 

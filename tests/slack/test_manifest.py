@@ -26,6 +26,8 @@ def test_every_event_the_app_listens_to_is_subscribed_with_its_scope():
             "assistant:write"} <= scopes
     # users.info with the e-mail address, for the e-mail entries of the roles file
     assert {"users:read", "users:read.email"} <= scopes
+    # conversations.info: whether a "Share in channel" destination reaches outside the workspace
+    assert {"channels:read", "groups:read", "im:read", "mpim:read"} <= scopes
     # assistant:write is only granted to apps with the assistant view
     assert data["features"]["assistant_view"]["assistant_description"]
 

@@ -10,6 +10,7 @@ import pytest
 
 from bot.role_directory import (
     Identity,
+    Place,
     RoleDirectoryError,
     RoleSource,
     load_role_directory,
@@ -44,6 +45,34 @@ def test_ids_of_one_platform_never_match_on_the_other():
 
 def test_e_mail_addresses_match_whatever_their_case():
     assert "risk-officer" in DIRECTORY.roles_for(Identity("slack", "U9", email=" K.MAES@aurora.EXAMPLE "))
+
+
+def test_a_shared_place_holds_the_default_and_its_own_groups_never_a_persons_entries():
+    assert DIRECTORY.place_roles(Place("teams", shared=True, groups=("tenant-1", "team-9"))) == (
+        "employee", "operations", "staff")
+    assert DIRECTORY.place_roles(Place("slack", shared=True, groups=("T1",))) == ("employee", "staff")
+    assert DIRECTORY.place_roles(Place("slack", shared=True)) == ("employee",)
+
+
+async def test_the_place_decides_whose_roles_apply_and_a_shared_place_looks_up_no_e_mail():
+    source = RoleSource(DIRECTORY)
+    lookups: list[str] = []
+
+    async def lookup() -> str:
+        lookups.append("asked")
+        return "k.maes@aurora.example"
+
+    anna = Identity("teams", "aad-1", groups=("tenant-1",))
+    private = Place("teams", shared=False, groups=("tenant-1",))
+    shared = Place("teams", shared=True, groups=("tenant-1",))
+    assert await source.roles_in(anna, private, lookup) == ("employee", "operations", "risk-officer", "staff")
+    assert lookups == ["asked"]
+    assert await source.roles_in(Identity("teams", "aad-2", groups=("tenant-1",)), shared, lookup) == (
+        "employee", "staff")
+    assert await source.roles_in(anna, shared, lookup) == ("employee", "staff")
+    assert lookups == ["asked"]
+    with pytest.raises(ValueError, match="slack place"):
+        await source.roles_in(anna, Place("slack", shared=True), lookup)
 
 
 def test_the_example_file_loads_and_grants_what_it_says():

@@ -1,5 +1,10 @@
 """Buttons on an answer: feedback, copy (a dialog with the plain text), share in channel, and the
-"Open page N" links (acknowledged only: the click is logged by the server's /sources route)."""
+"Open page N" links (acknowledged only: the click is logged by the server's /sources route).
+
+"Share in channel" posts a private answer where everyone there reads it, so it is made for the
+destination: refused, with a private notice, when the answer cites a rulebook the destination's
+roles cannot see; otherwise posted with its links signed for the destination's roles only.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 
+from adapters.slack.places import share_destination
+from adapters.slack.sharing import unshareable_rulebooks
 from cards.block_kit import (
     ACTION_COPY,
     ACTION_FEEDBACK_DOWN,
@@ -31,6 +38,13 @@ THANKS = "Thanks for the feedback: it helps the rulebook desk improve the answer
 GONE = "This answer is no longer available to share; please ask again."
 
 
+def not_shared_notice(rulebook_ids: list[str]) -> str:
+    cited = ", ".join(f"*{r}*" for r in rulebook_ids)
+    return (f":lock: This answer was not shared: it cites restricted sources ({cited}) that not "
+            "everyone in this conversation may read. It stays visible to you only; ask the "
+            "question here with an @mention to get an answer everyone here may see.")
+
+
 async def _tell(respond: Any, text: str) -> None:
     if respond is None:
         return
@@ -38,6 +52,18 @@ async def _tell(respond: Any, text: str) -> None:
         await respond(text=text, response_type="ephemeral", replace_original=False)
     except Exception:  # a courtesy message; the click itself is handled
         log.warning("could not confirm a button click to the user", exc_info=True)
+
+
+async def _tell_privately(respond: Any, client: Any, channel: str, user_id: str, text: str) -> None:
+    """An ephemeral note to one user; unlike `_tell`, it must arrive, so it has a second way."""
+    if respond is not None:
+        try:
+            await respond(text=text, response_type="ephemeral", replace_original=False)
+            return
+        except Exception:
+            log.warning("could not answer through the response_url; trying chat.postEphemeral",
+                        exc_info=True)
+    await client.chat_postEphemeral(channel=channel, user=user_id, text=text)
 
 
 def register(app: AsyncApp, front: SlackFrontEnd) -> None:
@@ -80,7 +106,16 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
             return
         user_id = body["user"]["id"]
         channel = (body.get("channel") or {}).get("id") or (body.get("container") or {}).get("channel_id")
-        messages = front.messages_for(delivered.answer, delivered.conversation_id, delivered.roles,
+        destination = await share_destination(client, channel, (body.get("team") or {}).get("id"))
+        roles = front.roles.directory().place_roles(destination)
+        hidden = await unshareable_rulebooks(delivered.answer, delivered.roles, roles,
+                                             front.citation_access)
+        if hidden:
+            log.info("refused to share answer %s into %s: it cites %s", delivered.answer.message_id,
+                     channel, ", ".join(hidden))
+            await _tell_privately(respond, client, channel, user_id, not_shared_notice(hidden))
+            return
+        messages = front.messages_for(delivered.answer, delivered.conversation_id, roles,
                                       shared_by=user_id)
         posted: list[tuple[str, str]] = []
         try:

@@ -9,6 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_bolt.middleware.assistant.async_assistant import AsyncAssistant
 
 from adapters.slack.listeners.events import asker_teams
+from adapters.slack.places import PRIVATE
 from adapters.slack.replies import StreamedReply
 
 if TYPE_CHECKING:
@@ -48,6 +49,6 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
                               interval=front.update_interval, in_assistant_thread=True)
         front.spawn(front.answer(question=question, user_id=payload.get("user", ""),
                                  conversation_id=f"{channel}:{thread_ts}", reply=reply,
-                                 teams=asker_teams(payload, context)))
+                                 place=PRIVATE, teams=asker_teams(payload, context)))
 
     app.assistant(assistant)

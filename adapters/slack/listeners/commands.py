@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from slack_bolt.async_app import AsyncApp
 
+from adapters.slack.places import PRIVATE
 from adapters.slack.replies import EphemeralReply
 from cards.mrkdwn import escape
 
@@ -33,5 +34,5 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
         conversation_id = f"{channel}:command:{uuid.uuid4().hex[:16]}"
         reply = EphemeralReply(front.client, channel, user_id, respond)
         front.spawn(front.answer(question=question, user_id=user_id, conversation_id=conversation_id,
-                                 reply=reply, share_button=True,
+                                 reply=reply, place=PRIVATE, share_button=True,
                                  teams=(command.get("user_team") or command.get("team_id"),)))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from slack_bolt.async_app import AsyncApp
 
+from adapters.slack.places import PRIVATE, mention_place
 from adapters.slack.replies import EditedReply, StreamedReply
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def question_from_mention(text: str, bot_user_id: str | None) -> str:
 
 def register(app: AsyncApp, front: SlackFrontEnd) -> None:
     @app.event("app_mention")
-    async def on_mention(event: dict, context: Any) -> None:
+    async def on_mention(event: dict, context: Any, body: dict) -> None:
         channel = event["channel"]
         # Replies go into the thread; a mention inside a thread continues that conversation.
         thread_ts = event.get("thread_ts") or event["ts"]
@@ -39,8 +40,10 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
             await front.client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=EMPTY_MENTION)
             return
         reply = EditedReply(front.client, channel, thread_ts, front.update_interval)
+        # everyone in the channel reads the thread: only the channel's roles apply
         front.spawn(front.answer(question=question, user_id=event.get("user", ""),
                                  conversation_id=f"{channel}:{thread_ts}", reply=reply,
+                                 place=mention_place(body, event, context.team_id),
                                  teams=asker_teams(event, context)))
 
     @app.event("message")
@@ -59,5 +62,5 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
                               recipient_team_id=context.team_id or event.get("team"),
                               interval=front.update_interval)
         front.spawn(front.answer(question=question, user_id=event.get("user", ""),
-                                 conversation_id=f"{channel}:{ts}", reply=reply,
+                                 conversation_id=f"{channel}:{ts}", reply=reply, place=PRIVATE,
                                  teams=asker_teams(event, context)))
