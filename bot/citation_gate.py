@@ -1,11 +1,14 @@
 """The citation gate: nothing ungrounded reaches a user.
 
-The model cites the handles the zoom tools gave each chunk ("[PS-04:12]"); the gate judges each
+The model cites the handles the zoom tools gave each chunk ("[S12]"); the gate judges each
 sentence as soon as it is complete (see `bot.sentence_stream`) and releases it — renumbered to
 [1], [2]… in order of first use — or drops it. The rules, in order:
 
-1. A citation is any bracketed text not followed by "(" (a markdown link), except the refusal
-   marker "[not covered]". Several handles may share brackets ("[A:1, A:2]").
+1. A citation is a bracket holding only handles in the ledger's format ("[S3]", "[S3, S7]"; see
+   `knowledge.citation_ledger`). Any other bracketed text is source text or prose, never a
+   citation: a quoted "[TBD]" or a rulebook's own reference "[1]" passes through, released in
+   round brackets ("(TBD)", "(1)") so that no front end, and no reader, takes it for one of the
+   answer's [n] markers. Markdown links ("[text](url)") are left alone.
 2. A cited handle the ledger does not know, or one whose chunk is not vetted (status other than
    vetted_active / vetted_archived, e.g. a draft), drops the sentence AND blocks the whole
    answer: the model drew on something it must not cite. Sentences already released were each
@@ -27,6 +30,9 @@ sentence as soon as it is complete (see `bot.sentence_stream`) and releases it �
    when the draft carries the refusal marker, else blocked; no cited sentence or table kept →
    blocked. Blocked answers read `NO_GROUNDED_ANSWER` and go to the review queue.
 
+Pages: a citation names the page on which its quoted span starts (`bot.citation_pages`); two
+sentences quoting one chunk on two different pages get two citations.
+
 Languages: the answer's language is the question's. A citation whose chunk is in another
 language carries a translation note. How support is checked across languages is written down in
 `bot.support_check`.
@@ -41,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from bot.answer import NO_GROUNDED_ANSWER, AnswerTable, Citation, Outcome
+from bot.citation_pages import page_of_quote
 from bot.claims import extract_claims, plain
 from bot.language import detect_language, translation_note
 from bot.sentence_stream import SentenceStream
@@ -51,7 +58,8 @@ from knowledge.payload import ChunkPayload
 
 VETTED_STATUSES = frozenset({"vetted_active", "vetted_archived"})
 REFUSAL_MARKER = "[not covered]"
-_CITATION_GROUP = re.compile(r"\[([^\[\]\n]{1,80})\](?!\()")
+_BRACKET_GROUP = re.compile(r"\[([^\[\]\n]{1,80})\](?!\()")
+_HANDLE = re.compile(r"S\d{1,5}", re.IGNORECASE)  # the ledger's handle format: "S1", "S12"
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _SOURCE_WORDS = ("rulebook", "regelboek", "reglement", "regelwerk", "source", "bron", "quelle",
                  "section", "sectie", "abschnitt", "document", "dokument", "citation", "cite",
@@ -98,17 +106,27 @@ class GateResult:
         return self.outcome == "blocked"
 
 
+def _group_handles(body: str) -> list[str] | None:
+    """The handles of a bracket's content when it is a citation ("S3", "S3, S7"), else None."""
+    parts = [h.strip() for h in re.split(r"[,;]", body)]
+    if parts and all(_HANDLE.fullmatch(p) for p in parts):
+        return parts
+    return None
+
+
 def citation_handles(text: str) -> list[str]:
     handles: list[str] = []
-    for group in _CITATION_GROUP.finditer(text):
-        if group.group(0).lower() == REFUSAL_MARKER:
-            continue
-        handles.extend(h.strip() for h in re.split(r"[,;]", group.group(1)) if h.strip())
+    for group in _BRACKET_GROUP.finditer(text):
+        handles.extend(_group_handles(group.group(1)) or [])
     return handles
 
 
 def _strip_citations(text: str) -> str:
-    return _CITATION_GROUP.sub("", text)
+    def strip(group: re.Match[str]) -> str:
+        if group.group(0).lower() == REFUSAL_MARKER or _group_handles(group.group(1)) is not None:
+            return ""
+        return group.group(0)
+    return _BRACKET_GROUP.sub(strip, text)
 
 
 def _norm_cell(cell: str) -> str:
@@ -144,9 +162,9 @@ class CitationGate:
         self._draft: list[str] = []
         self._released: list[str] = []
         self._decisions: list[GateDecision] = []
-        self._numbers: dict[str, int] = {}
-        self._citations: dict[str, Citation] = {}
-        self._quotes: dict[str, list[str]] = {}
+        self._numbers: dict[tuple[str, int], int] = {}  # (handle, page) -> n
+        self._citations: dict[tuple[str, int], Citation] = {}
+        self._quotes: dict[tuple[str, int], list[str]] = {}
         self._tables: list[AnswerTable] = []
         self._table_lines: list[str] = []
         self._last_kept_handles: list[str] = []
@@ -254,9 +272,9 @@ class CitationGate:
         self._decisions.append(GateDecision(body, "kept", f"{verdict.method}: {verdict.detail}", handles))
         self._kept_cited += 1
         self._last_kept_handles = handles
-        for handle, chunk in zip(handles, chunks, strict=True):
-            self._cite(handle, chunk, best_quote(_strip_citations(body), language, chunk))
-        return self._renumber(body)
+        numbers = {handle: self._cite(handle, chunk, best_quote(_strip_citations(body), language, chunk))
+                   for handle, chunk in zip(handles, chunks, strict=True)}
+        return self._renumber(body, numbers)
 
     def _resolve(self, unit: str, handles: list[str]) -> list[ChunkPayload] | None:
         chunks: list[ChunkPayload] = []
@@ -336,42 +354,51 @@ class CitationGate:
             return []
         self._decisions.append(GateDecision(table_text, "kept", f"{len(kept)} table rows", handles))
         self._kept_cited += 1
-        for handle, chunk in matched.items():
-            self._cite(handle, chunk, "; ".join(", ".join(c for c in cells if c)
-                                                 for h, cells in kept if h == handle))
+        numbers = {handle: self._cite(handle, chunk, "; ".join(", ".join(c for c in cells if c)
+                                                                for h, cells in kept if h == handle))
+                   for handle, chunk in matched.items()}
+        for handle in handles:  # a caption's handle whose table rows came from another cited chunk
+            numbers.setdefault(handle, numbers[next(iter(matched))])
         self._tables.append(AnswerTable(columns=header, rows=[cells for _, cells in kept],
-                                        citation_n=self._numbers[next(iter(matched))]))
+                                        citation_n=numbers[next(iter(matched))]))
         separator = "|" + "|".join(" --- " for _ in header) + "|"
         out_lines = [header_line, separator, *kept_lines]
-        rendered = "\n".join(self._renumber(line) for line in out_lines)
+        rendered = "\n".join(self._renumber(line, numbers) for line in out_lines)
         if caption:
             lead, body, _ = caption
-            return [self._emit(lead, self._renumber(body) + "\n\n" + rendered + "\n")]
+            return [self._emit(lead, self._renumber(body, numbers) + "\n\n" + rendered + "\n")]
         return [self._emit("\n\n", rendered + "\n")]
 
     # -- citations -----------------------------------------------------------------------------
-    def _cite(self, handle: str, chunk: ChunkPayload, quote: str) -> None:
-        if handle not in self._numbers:
+    def _cite(self, handle: str, chunk: ChunkPayload, quote: str) -> int:
+        """The number of the citation of `chunk` on the page where `quote` starts (new or reused)."""
+        page = page_of_quote(chunk, quote)
+        key = (handle, page)
+        if key not in self._numbers:
             n = len(self._numbers) + 1
-            self._numbers[handle] = n
-            page = chunk.page_start
-            self._citations[handle] = Citation(
+            self._numbers[key] = n
+            self._citations[key] = Citation(
                 n=n, rulebook_id=chunk.rulebook_id, title=chunk.rulebook_title,
                 section_path=list(chunk.section_path), section_title=chunk.section_title, page=page,
                 uri=self.source_link(chunk, page), quote="", language=chunk.language,
                 chunk_id=chunk.chunk_id, translation_note=translation_note(chunk.language, self.answer_language))
-            self._quotes[handle] = []
-        if quote and quote not in self._quotes[handle]:
-            self._quotes[handle].append(quote)
-            self._citations[handle].quote = " … ".join(self._quotes[handle])[:800]
+            self._quotes[key] = []
+        if quote and quote not in self._quotes[key]:
+            self._quotes[key].append(quote)
+            self._citations[key].quote = " … ".join(self._quotes[key])[:800]
+        return self._numbers[key]
 
-    def _renumber(self, text: str) -> str:
+    @staticmethod
+    def _renumber(text: str, numbers: dict[str, int]) -> str:
+        """Handles -> this unit's [n]; any other bracket is text and is released in round brackets."""
         def replace(group: re.Match[str]) -> str:
             if group.group(0).lower() == REFUSAL_MARKER:
                 return ""
-            parts = [h.strip() for h in re.split(r"[,;]", group.group(1)) if h.strip()]
-            return "".join(f"[{self._numbers[h]}]" for h in parts if h in self._numbers)
-        return _CITATION_GROUP.sub(replace, text)
+            handles = _group_handles(group.group(1))
+            if handles is None:
+                return f"({group.group(1)})"
+            return "".join(f"[{numbers[h]}]" for h in dict.fromkeys(handles) if h in numbers)
+        return _BRACKET_GROUP.sub(replace, text)
 
     # -- outcome -------------------------------------------------------------------------------
     def _result(self) -> GateResult:

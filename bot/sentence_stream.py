@@ -5,8 +5,17 @@ Rules (the offline model writes its answers so that each quoted source sentence 
 - Otherwise a unit ends at a newline, or at ".", "!" or "?" followed by whitespace — with any
   citation markers right after the stop ("… is accepted. [PS-04:12]") kept with the sentence.
   While the text after a stop is still only whitespace, the unit is not yet complete: a citation
-  may be on its way.
-- A stop after a known abbreviation ("e.g.", "art.", "nr.") does not end a sentence.
+  may be on its way, or the next word may show that the stop was not an end.
+- A full stop is not an end:
+  - after a known abbreviation of English, Dutch, French or German ("e.g.", "i.e.", "bzw.",
+    "z.B.", "d.h.", "bijv.", "p.ex.", "r. f. u."): a single letter followed by a stop is an
+    abbreviation or an initial as well;
+  - after a word that introduces a number ("No.", "Nr.", "Art.", "p.", "Abs.") when a number follows;
+  - when the next word starts in lower case ("etc. and", "usw. und", "2 Hz bzw. 20 Hz" is caught
+    by the list) — a new sentence starts with a capital, a digit or a symbol;
+  - after a bare enumerator at the start of a unit ("1.", "4.2.1.", "a.").
+  Times, decimals and section numbers ("15:30", "2.50", "4.2.1") never contain a stop followed
+  by white space, so they are not cut.
 - The text between units (spaces, blank lines) is kept, so that releasing every unit in order
   gives back the draft exactly.
 """
@@ -17,15 +26,46 @@ import re
 from collections.abc import Iterator
 
 _CITATION_RUN = re.compile(r"(?:[ \t]*\[[^\[\]\n]{1,80}\](?!\())+")
-_ABBREVIATION_WORDS = (
-    "e.g i.e etc cf vs no nr art p pp para fig incl approx resp bijv z.b d.h u.a ca mr mrs dr st"
-)
-_ABBREVIATIONS = frozenset(_ABBREVIATION_WORDS.split())
+# Abbreviations that never end a sentence, by language (lower case, inner stops kept, final dropped).
+_ABBREVIATIONS_BY_LANGUAGE = {
+    "en": "e.g i.e cf vs approx incl excl resp esp viz mr mrs ms dr st jr ltd inc corp dept min max "
+          "jan feb mar apr jun jul aug sep sept oct nov dec",
+    "nl": "bijv bv o.a m.b.t t.a.v d.w.z m.a.w i.p.v i.v.m e.d e.a zgn evt ca dhr mevr mr drs ir ing "
+          "jl vnl resp",
+    "fr": "p.ex ex env cf mme mlle mm av apr c.-à-d c.à.d càd cad resp",
+    "de": "z.b d.h u.a bzw ca ggf inkl evtl vgl bspw sog u.u z.t i.d.r o.g u.v.m r.f.u dgl usf zzgl "
+          "abzgl ggü zb dh",
+}
+_ABBREVIATIONS = frozenset(w for words in _ABBREVIATIONS_BY_LANGUAGE.values() for w in words.split())
+# Words that introduce a number: an abbreviation only when a number follows ("No. 5", "Art. 3").
+_NUMBER_WORD_LIST = "no nr nos art arts p pp para paras fig figs sec ch chap vol abs s blz n°"
+_NUMBER_WORDS = frozenset(_NUMBER_WORD_LIST.split())
+_LAST_WORD = re.compile(r"([^\W\d_]+(?:\.\s?[^\W\d_]+)*)$")
+_ENUMERATOR = re.compile(r"^\s*(?:[-*•]\s+)?(?:\d+(?:\.\d+)*|[a-zA-Z]|[ivxIVX]{1,4})$")
 
 
-def _is_abbreviation(text: str, stop: int) -> bool:
-    word = re.search(r"([^\W\d_]+(?:\.[^\W\d_]+)*)$", text[:stop])
-    return bool(word) and word.group(1).lower() in _ABBREVIATIONS
+def _last_word(text: str) -> str:
+    match = _LAST_WORD.search(text)
+    return re.sub(r"\s", "", match.group(1)).lower() if match else ""
+
+
+def _not_an_end(unit_before_stop: str, following: str) -> bool:
+    """Is the full stop at the end of `unit_before_stop` part of the sentence (see the rules)?
+    `following` is the first non-space text after the stop (and after any citations)."""
+    if _ENUMERATOR.match(unit_before_stop):
+        return True
+    word = _last_word(unit_before_stop)
+    if word:
+        if word in _ABBREVIATIONS:
+            return True
+        if len(word) == 1 and word.isalpha():
+            return True  # an initial, or one letter of "d. h." / "r. f. u."
+        if "." in word and all(len(part) <= 2 for part in word.split(".")):
+            return True  # "z.B", "u.a", "p.ex" style abbreviations not in the lists
+        if word in _NUMBER_WORDS and following[:1].isdigit():
+            return True
+    first = following[:1]
+    return first.isalpha() and first.islower()
 
 
 class SentenceStream:
@@ -36,20 +76,24 @@ class SentenceStream:
         """Complete units (each with the whitespace that preceded it), as soon as they are complete."""
         self._buffer += text
         while True:
-            end = self._unit_end(self._buffer)
+            end = self._unit_end(self._buffer, final=False)
             if end is None:
                 return
             unit, self._buffer = self._buffer[:end], self._buffer[end:]
             yield unit
 
     def flush(self) -> Iterator[str]:
-        """What is left when the draft is complete."""
-        if self._buffer:
-            unit, self._buffer = self._buffer, ""
+        """What is left when the draft is complete (still cut into sentences)."""
+        while self._buffer:
+            end = self._unit_end(self._buffer, final=True)
+            if end is None or end >= len(self._buffer):
+                unit, self._buffer = self._buffer, ""
+            else:
+                unit, self._buffer = self._buffer[:end], self._buffer[end:]
             yield unit
 
     @staticmethod
-    def _unit_end(buffer: str) -> int | None:
+    def _unit_end(buffer: str, final: bool) -> int | None:
         start = len(buffer) - len(buffer.lstrip())
         if start == len(buffer):
             return None
@@ -61,21 +105,22 @@ class SentenceStream:
             p = start + stop.end()
             while p < limit and buffer[p] in "\"'”’»)":
                 p += 1
-            if stop.group(0) == "." and _is_abbreviation(buffer, start + stop.start()):
-                continue
-            if re.match(r"[ \t]*\[[^\]\n]*$", buffer[p:]):
+            if re.match(r"[ \t]*\[[^\]\n]*$", buffer[p:]) and not final:
                 return None  # a citation has begun after the stop and is not closed yet
             citations = _CITATION_RUN.match(buffer, p)
             if citations:
                 p = citations.end()
                 # a citation run reaching the end of what has arrived may still be growing
-                if p == len(buffer):
+                if p == len(buffer) and not final:
                     return None
-                if buffer[p] == ".":
+                if p < len(buffer) and buffer[p] == ".":
                     p += 1
             rest = buffer[p:limit]
-            if p == len(buffer) or (not rest.strip() and newline < 0):
-                return None  # only whitespace so far: a citation may still follow the stop
+            following = rest.lstrip()
+            if not following and newline < 0 and not final:
+                return None  # only whitespace so far: the next word decides
+            if stop.group(0) == "." and _not_an_end(buffer[start:start + stop.start()], following):
+                continue
             if rest[:1].isspace() or p == limit:
                 return p
         if newline >= 0:

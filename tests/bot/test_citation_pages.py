@@ -1,0 +1,87 @@
+"""A citation names the page its quote starts on: the indexer records where pages begin inside a
+chunk (`page_breaks`), and the gate looks the quote up in it."""
+
+from __future__ import annotations
+
+from bot.citation_pages import page_of_quote
+from evals.citation_check import PageTexts, contains
+from indexing.chunker import chunk_section
+from indexing.pdf_text import Line
+from indexing.section_builder import Block, Section, _page_breaks
+from knowledge.payload import ChunkPayload
+from knowledge.store import open_store
+from tests.conftest import SAMPLE_CORPUS
+
+
+def _line(text: str, page: int) -> Line:
+    return Line(text=text, page=page, top=0.0, bottom=10.0, x0=0.0, x1=100.0, height=10.0)
+
+
+def test_a_paragraph_running_over_a_page_break_records_where_the_next_page_begins():
+    lines = [_line("The originator PSP submits payments before", 4),
+             _line("the cut-off. A payment submitted later", 4),
+             _line("is settled in the next cycle.", 5)]
+    text = " ".join(line.text for line in lines)
+    (at,) = _page_breaks(lines)
+    assert text[at:].startswith("is settled in the next cycle.")
+
+
+def test_chunks_carry_the_page_breaks_of_their_blocks_and_of_cut_paragraphs():
+    section = Section(path=["4", "4.1"], title="Cut-off", blocks=[
+        Block("4.1 Cut-off", 4, 4),
+        Block("First page sentence. Second page sentence.", 4, 5, page_breaks=[21]),
+        Block("Third page paragraph.", 6, 6),
+    ])
+    (chunk,) = chunk_section(section)
+    assert (chunk.page_start, chunk.page_end) == (4, 6)
+    assert [chunk.text[b:b + 6] for b in chunk.page_breaks] == ["Second", "Third "]
+    # a paragraph too long for one chunk is cut, and each piece keeps its own pages
+    long_text = " ".join(f"Sentence number {i} on the first page." for i in range(60))
+    second = " ".join(f"Sentence number {i} on the second page." for i in range(60))
+    cut = Section(path=["5"], title="Long", blocks=[Block(f"{long_text} {second}", 7, 8,
+                                                          page_breaks=[len(long_text) + 1])])
+    chunks = chunk_section(cut)
+    assert len(chunks) >= 2
+    for c in chunks:
+        assert len(c.page_breaks) == c.page_end - c.page_start
+        for i, b in enumerate(c.page_breaks):
+            assert "second page" in c.text[b:b + 60], (c.page_start + 1 + i, c.text[b:b + 60])
+        if c.page_start == 8:
+            assert "first page" not in c.text
+
+
+def test_every_page_break_of_the_sample_index_points_at_text_on_that_page(sample_index):
+    store = open_store(sample_index)
+    try:
+        spanning = [p for p in store.scroll(None) if p.page_end > p.page_start]
+    finally:
+        store.close()
+    assert spanning, "the sample corpus has chunks running over a page break"
+    pages = PageTexts(roots=[SAMPLE_CORPUS])
+    for chunk in spanning:
+        assert len(chunk.page_breaks) == chunk.page_end - chunk.page_start, chunk.chunk_id
+        for i, at in enumerate(chunk.page_breaks):
+            opening = " ".join(chunk.text[at:].split()[:5])
+            page = chunk.page_start + 1 + i
+            assert contains(pages.page(chunk.source_uri, page) or "", opening), (chunk.chunk_id, page, opening)
+            assert page_of_quote(chunk, chunk.text[at:at + 80]) == page
+
+
+CHUNK = ChunkPayload(
+    chunk_id="HHD:14", rulebook_id="HHD", rulebook_title="HHD", page_start=12, page_end=13, chunk_index=14,
+    content_hash="h", text=("Versionserkennung: es wird ermittelt, um welche Struktur es sich handelt:\n\n"
+                            "• HHD V1.3.2 Bei dieser Version ist kein ControlByte enthalten, es gelten die "
+                            "Festlegungen in [HHD_UC 1.0.1]."),
+    page_breaks=[88])
+
+
+def test_the_page_is_where_the_quote_starts_unless_only_a_few_opening_words_are_there():
+    assert CHUNK.text[88:].startswith("Bei dieser")
+    assert page_of_quote(CHUNK, "Versionserkennung: es wird ermittelt, um welche Struktur es sich handelt:") == 12
+    assert page_of_quote(CHUNK, "Bei dieser Version ist kein ControlByte enthalten") == 13
+    # three words on page 12, the other fourteen on page 13: the reader finds it on page 13
+    assert page_of_quote(CHUNK, "• HHD V1.3.2 Bei dieser Version ist kein ControlByte enthalten, es gelten "
+                                "die Festlegungen in [HHD_UC 1.0.1].") == 13
+    # a quote that is not in the chunk, or a chunk from before page_breaks existed: the first page
+    assert page_of_quote(CHUNK, "Something else entirely") == 12
+    assert page_of_quote(CHUNK.model_copy(update={"page_breaks": []}), "Bei dieser Version") == 12
