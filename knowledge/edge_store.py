@@ -29,6 +29,7 @@ from knowledge.store import (
     SparseVector,
     StoreBusyError,
     StoredChunk,
+    reading_order_ties,
 )
 
 _SCROLL_PAGE = 512
@@ -201,6 +202,25 @@ class EdgeStore:
             if offset is None or not records:
                 return
 
+    def scroll_stored(self, access: AccessFilter | None = None) -> Iterator[StoredChunk]:
+        """Every point with its vectors (benchmarks and copies between stores; not a query path)."""
+        if self._handle is None:
+            return
+        condition = edge_filter(access)
+        offset = None
+        while True:
+            with self._handle.lock:
+                records, offset = self._handle.shard.scroll(qe.ScrollRequest(
+                    offset=offset, limit=_SCROLL_PAGE, filter=condition, with_payload=True, with_vector=True))
+            for record in records:
+                vectors = record.vector or {}
+                sparse = vectors.get(SPARSE_VECTOR)
+                yield StoredChunk(ChunkPayload.model_validate(record.payload), list(vectors.get(DENSE_VECTOR) or []),
+                                  SparseVector(list(sparse.indices), list(sparse.values)) if sparse is not None
+                                  else SparseVector([], []))
+            if offset is None or not records:
+                return
+
     def count(self, access: AccessFilter | None = None) -> int:
         if self._handle is None:
             return 0
@@ -208,7 +228,7 @@ class EdgeStore:
             return int(self._handle.shard.count(qe.CountRequest(exact=True, filter=edge_filter(access))))
 
     def query_hybrid(self, dense: list[float] | None, sparse: SparseVector | None, access: AccessFilter,
-                     leg_limit: int = 50, fused_limit: int = 30) -> list[ScoredChunk]:
+                     leg_limit: int = 50, fused_limit: int = 30, rrf_k: int = RRF_K) -> list[ScoredChunk]:
         if self._handle is None or (dense is None and sparse is None):
             return []
         condition = edge_filter(access)
@@ -226,9 +246,9 @@ class EdgeStore:
             request = qe.QueryRequest(
                 limit=fused_limit,
                 prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition) for _, q in legs],
-                query=qe.Fusion.Rrf(k=RRF_K), filter=condition, with_payload=True)
+                query=qe.Fusion.Rrf(k=rrf_k), filter=condition, with_payload=True)
         with self._handle.lock:
             points = self._handle.shard.query(request)
-        return [ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
-                            ranks={legs[0][0]: rank} if len(legs) == 1 else {})
-                for rank, p in enumerate(points, start=1)]
+        return reading_order_ties([ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
+                                               ranks={legs[0][0]: rank} if len(legs) == 1 else {})
+                                   for rank, p in enumerate(points, start=1)])

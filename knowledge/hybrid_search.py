@@ -33,6 +33,15 @@ CACHE_SECONDS = 10.0
 _CACHE_ENTRIES = 512
 LEG_LIMIT = 50
 FUSED_LIMIT = 30
+# The RRF constant of the product's fusion (score = sum of 1 / (k + rank), ranks from 0). With
+# k = 5 a chunk that ONE leg ranks first ties with a chunk both legs rank 6th: the hits only one
+# leg can find — an identifier for BM25, a paraphrase or a question in another language than the
+# document for dense — survive fusion. With the textbook k = 60 any chunk both legs list at all
+# outranks them (a Dutch question about a French rulebook: dense rank 1, fused rank 16). Measured
+# (hit@10 / MRR, hybrid+rerank): real-PDF golden 0.938/0.820 -> 0.969/0.834, sample golden
+# unchanged, ObliQA subset MAP@10 0.713 -> 0.729, e2e retrieval hits 96.5% -> 99.1%; the
+# plateau is k = 3..6 on all four sets.
+FUSION_K = 5
 ACTIVE = ("vetted_active",)
 ACTIVE_AND_ARCHIVED = ("vetted_active", "vetted_archived")
 
@@ -113,9 +122,9 @@ class HybridSearch:
         if mode in ("dense", "bm25"):
             return self.store.query_hybrid(dense, sparse, access, leg_limit=LEG_LIMIT, fused_limit=k)
         fused = self.store.query_hybrid(dense, sparse, access, leg_limit=LEG_LIMIT,
-                                        fused_limit=max(FUSED_LIMIT, k))
+                                        fused_limit=max(FUSED_LIMIT, k), rrf_k=FUSION_K)
         if mode == "fused":
             return fused[:k]
         if self.reranker is not None:
             fused = apply_reranker(self.reranker, query, fused, self.rerank_threshold)
-        return section_coherence_rerank(fused, k=k)
+        return section_coherence_rerank(fused, k=k, query=query)

@@ -22,6 +22,7 @@ from knowledge.store import (
     ScoredChunk,
     SparseVector,
     StoredChunk,
+    reading_order_ties,
 )
 
 _SCROLL_PAGE = 512
@@ -128,7 +129,7 @@ class ServerStore:
         return int(self.client.count(self.collection, count_filter=server_filter(access), exact=True).count)
 
     def query_hybrid(self, dense: list[float] | None, sparse: SparseVector | None, access: AccessFilter,
-                     leg_limit: int = 50, fused_limit: int = 30) -> list[ScoredChunk]:
+                     leg_limit: int = 50, fused_limit: int = 30, rrf_k: int = RRF_K) -> list[ScoredChunk]:
         if dense is None and sparse is None:
             return []
         if not self.exists:
@@ -151,12 +152,12 @@ class ServerStore:
                 self.collection,
                 prefetch=[models.Prefetch(query=vector, using=using, limit=leg_limit, filter=condition)
                           for _, vector, using in legs],
-                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), query_filter=condition,
+                query=models.RrfQuery(rrf=models.Rrf(k=rrf_k)), query_filter=condition,
                 limit=fused_limit, with_payload=True)
         single = legs[0][0] if len(legs) == 1 else None
-        return [ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
-                            ranks={single: rank} if single else {})
-                for rank, p in enumerate(result.points, start=1)]
+        return reading_order_ties([ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
+                                               ranks={single: rank} if single else {})
+                                   for rank, p in enumerate(result.points, start=1)])
 
     def flush(self) -> None:
         """Writes are acknowledged with wait=True; nothing is pending."""

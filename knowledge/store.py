@@ -11,7 +11,8 @@ How filters combine (written down once, applied the same in both backends):
   caller's question.
 
 `query_hybrid` with both vectors is ONE query: a dense leg and a bm25 leg (each `leg_limit`, each
-carrying the access filter) fused by reciprocal rank fusion to `fused_limit`. With only one of the
+carrying the access filter) fused by reciprocal rank fusion (constant `rrf_k`, default RRF_K) to
+`fused_limit`. With only one of the
 two vectors it is a single-leg search of `fused_limit` results (dense-only / bm25-only evals).
 """
 
@@ -68,6 +69,13 @@ class ScoredChunk:
     ranks: dict[str, int] = field(default_factory=dict)  # leg name -> 1-based rank, for diagnostics
 
 
+def reading_order_ties(hits: list[ScoredChunk]) -> list[ScoredChunk]:
+    """Equal scores in reading order (rulebook, chunk index). Fused scores tie often (ranks 1 + 3
+    and 3 + 1 sum alike) and the engine orders ties differently from one process to the next, so
+    the same question could get two different answers (and an eval two different figures)."""
+    return sorted(hits, key=lambda h: (-h.score, h.payload.rulebook_id, h.payload.chunk_index))
+
+
 class KnowledgeStore(Protocol):
     def ensure_collection(self, dense_size: int) -> None: ...
 
@@ -88,6 +96,7 @@ class KnowledgeStore(Protocol):
         access: AccessFilter,
         leg_limit: int = 50,
         fused_limit: int = 30,
+        rrf_k: int = RRF_K,
     ) -> list[ScoredChunk]: ...
 
     def close(self) -> None: ...

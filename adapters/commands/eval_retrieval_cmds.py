@@ -122,8 +122,9 @@ def eval_obliqa(
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return
+    partial = subset is not None and len(subset["documents"]) < subset["of_documents"]  # type: ignore[arg-type,operator]
     scope = (f"SUBSET of {len(subset['documents'])}/{subset['of_documents']} documents "  # type: ignore[arg-type,index]
-             f"({subset['selected_by']}), " if subset else "")
+             f"({subset['selected_by']}), " if subset and partial else "")
     typer.echo(f"ObliQA: {scope}{report['questions']} questions, {total} passages ({added} indexed in this run)")
     typer.echo(f"{'mode':<15}{'Recall@10':>10}{'MAP@10':>10}{'seconds':>10}")
     for name, row in report["modes"].items():  # type: ignore[union-attr]

@@ -131,3 +131,12 @@ def knowledge(tmp_path: Path, encoder: CachedDenseEncoder, mini_chunks: list[Sto
     kb = Knowledge(store, encoder, clock=clock, full_rulebook_token_limit=100)
     yield kb
     kb.close()
+
+
+@pytest.fixture(scope="session")
+def sample_kb(sample_index) -> Iterator[Knowledge]:  # type: ignore[no-untyped-def]
+    """The real sample corpus (examples/rulebooks), indexed once per session by the root
+    conftest's `sample_index`, opened read-only."""
+    kb = Knowledge.from_settings(sample_index)
+    yield kb
+    kb.close()

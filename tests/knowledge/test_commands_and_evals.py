@@ -134,3 +134,56 @@ def test_obliqa_slice_indexes_through_the_store_and_scores(tmp_path: Path, encod
     assert set(report["modes"]) == {"dense", "bm25", "hybrid", "hybrid_rerank"}
     assert report["modes"]["hybrid"]["recall_at_10"] > 0.5
     store.close()
+
+
+def write_obliqa(folder: Path) -> tuple[Path, Path]:
+    """A two-document ObliQA in the dataset's own shapes (a ZIP of per-document JSON, a question list)."""
+    import zipfile
+
+    docs = {1: [("1.1", "A PFP Operator must publish the exit facility terms on its platform."),
+                ("1.2", "Client money is held in a segregated account with an eligible bank.")],
+            2: [("4.1", "A fund manager files its annual return within four months of the year end."),
+                ("4.2", "Late filing carries a penalty of USD 5,000 per month.")]}
+    archive = folder / "docs.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for doc, rows in docs.items():
+            z.writestr(f"StructuredRegulatoryDocuments/{doc}.json", json.dumps(
+                [{"DocumentID": doc, "PassageID": pid, "Passage": text} for pid, text in rows]))
+    questions = folder / "questions.json"
+    questions.write_text(json.dumps([
+        {"QuestionID": "q1", "Question": "Where must client money be held?",
+         "Passages": [{"DocumentID": 1, "PassageID": "1.2"}]},
+        {"QuestionID": "q2", "Question": "What is the penalty for filing the annual return late?",
+         "Passages": [{"DocumentID": 2, "PassageID": "4.2"}]},
+        {"QuestionID": "q3", "Question": "Exit facility and annual return?",
+         "Passages": [{"DocumentID": 1, "PassageID": "1.1"}, {"DocumentID": 2, "PassageID": "4.1"}]}]))
+    return archive, questions
+
+
+def test_obliqa_subset_options_index_only_chosen_documents_and_their_questions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adapters.commands import eval_retrieval_cmds
+
+    archive, questions = write_obliqa(tmp_path)
+    monkeypatch.setenv("RULEBOOK_DATA_DIR", str(tmp_path / "data"))
+    reset_settings()
+    app, eval_app = typer.Typer(), typer.Typer()
+    app.add_typer(eval_app, name="eval")
+    eval_retrieval_cmds.register(app, eval_app)
+    base = ["eval", "obliqa", "--documents", str(archive), "--questions", str(questions), "--json"]
+    runner = CliRunner()
+    nothing_cached = runner.invoke(app, [*base, "--only-cached"])
+    assert nothing_cached.exit_code == 2 and "embedding cache" in nothing_cached.output
+    first = runner.invoke(app, [*base, "--documents-limit", "1"])
+    assert first.exit_code == 0, first.output
+    report = json.loads(first.output[first.output.index("{"):])
+    assert report["subset"]["documents"] == [1] and report["subset"]["of_documents"] == 2
+    assert report["passages"] == 2 and report["questions"] == 1  # q3's gold spans both documents: left out
+    assert report["modes"]["hybrid_rerank"]["recall_at_10"] == 1.0
+    # document 1's passages are now in the cache, document 2's are not
+    cached = runner.invoke(app, [*base, "--only-cached"])
+    reset_settings()
+    assert cached.exit_code == 0, cached.output
+    again = json.loads(cached.output[cached.output.index("{"):])
+    assert again["subset"]["selected_by"] == "only-cached" and again["subset"]["documents"] == [1]
+    assert again["passages_indexed_now"] == 0 and again["collection"] == report["collection"] != "obliqa"

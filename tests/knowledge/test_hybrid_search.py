@@ -85,11 +85,12 @@ def test_section_coherence_lifts_a_section_with_several_hits_and_collapses_dupli
         knowledge: Knowledge) -> None:
     fused = knowledge.search("refund request deadline days", k=30, mode="fused")
     payloads = {h.payload.chunk_id: h.payload for h in fused}
-    lone, pair_a, pair_b = payloads["PS-01:2"], payloads["PS-01:3"], payloads["PS-01:4"]
-    # a lone hit ranked first, then two hits of one section (3.2)
-    candidates = [ScoredChunk(lone, 0.03), ScoredChunk(pair_a, 0.029), ScoredChunk(pair_b, 0.028)]
+    top, lone, pair_a, pair_b = (payloads[c] for c in ("PS-01:8", "PS-01:2", "PS-01:3", "PS-01:4"))
+    # the first hit, a lone hit, then two hits of one section (3.2): the pair passes the lone hit
+    candidates = [ScoredChunk(top, 0.04), ScoredChunk(lone, 0.03), ScoredChunk(pair_a, 0.029),
+                  ScoredChunk(pair_b, 0.028)]
     order = [c.payload.chunk_id for c in section_coherence_rerank(candidates)]
-    assert order[0] == "PS-01:3"
+    assert order == ["PS-01:8", "PS-01:3", "PS-01:2", "PS-01:4"]
     duplicate = pair_a.model_copy(update={"chunk_id": "PS-01:99", "chunk_index": 99})
     collapsed = section_coherence_rerank([ScoredChunk(pair_a, 0.03), ScoredChunk(duplicate, 0.029)])
     assert [c.payload.chunk_id for c in collapsed] == ["PS-01:3"]

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from adapters.slack import SLACK_FRONT_END, mount_slack
 from adapters.slack.front_end import SlackFrontEnd
-from bot.usage_event import UsageEvent
+from bot.usage_sinks import InMemorySink
 from config.settings import Settings
 from tests.slack.slack_api_stand_in import SlackApiStandIn
 from tests.slack.slack_requests import SlackSender
@@ -25,17 +25,8 @@ UPDATE_INTERVAL = 0.3
 QUESTION = "Which payment devices do merchants accept?"
 
 
-class RecordingSink:
-    """An EventSink that keeps what it is given (a stand-in for the event store)."""
-
-    def __init__(self) -> None:
-        self.events: list[UsageEvent] = []
-
-    def emit(self, event: UsageEvent) -> None:
-        self.events.append(event)
-
-    def of_kind(self, kind: str) -> list[UsageEvent]:
-        return [e for e in self.events if e.kind == kind]
+# An EventSink that keeps what it is given (a stand-in for the event store).
+RecordingSink = InMemorySink
 
 
 @pytest.fixture
