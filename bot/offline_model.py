@@ -218,7 +218,11 @@ class OfflineRulebookModel(BaseChatModel):
         if not hits:
             return refusal
         claims = extract_claims(query, language)
-        folded = fold_accents(" ".join(c.text + " " + " ".join(c.tables_csv) for _, c in hits)).casefold()
+        # a name the question gives a shown rulebook ("the SCT rulebook", "the Disputes rulebook") is
+        # covered by that rulebook's title even when no passage the search shows repeats it
+        titles = {f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits}
+        folded = fold_accents(" ".join([*titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])
+                              ).casefold()
         absent: list[str] = []
         renderings: list[str] = []
         for term in dict.fromkeys([*claims.names, *claims.identifiers]):
@@ -254,6 +258,11 @@ class OfflineRulebookModel(BaseChatModel):
                          and s.score >= best.score - FOLLOWED_MARGIN), None)
             if fact is not None:
                 chosen.append(fact)
+        for source in _pointing(spans, [*chosen, *rows]):
+            # the passage that sends the reader to the quoted section ("see Rulebook PS-03, section
+            # 5.1"): the question often starts from it, so it is cited beside what it points to
+            if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
+                chosen.append(source)
         return self._write(language, chosen, rows, spans, table_first=best.table is not None)
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
@@ -410,6 +419,21 @@ def _followed(spans: list[Span], sections: Sequence[tuple[str, str]]) -> list[Sp
         if inside:
             best.append(inside[0])
     return best
+
+
+def _pointing(spans: list[Span], quoted: Sequence[Span]) -> list[Span]:
+    """The best relevant sentence of each other rulebook that refers to a section a quoted span is in."""
+    sections = {(s.chunk.rulebook_id, p.casefold()) for s in quoted for p in s.chunk.section_path}
+    own = {s.chunk.rulebook_id for s in quoted}
+    best: dict[str, Span] = {}
+    for span in spans:
+        if span.table is not None or not span.relevant or span.chunk.rulebook_id in own \
+                or span.chunk.rulebook_id in best:
+            continue
+        targets = {(rb, sec.casefold()) for rb, sec in _pointed_to(span)}
+        if targets & sections:
+            best[span.chunk.rulebook_id] = span
+    return list(best.values())
 
 
 def _md_row(cells: list[str]) -> str:

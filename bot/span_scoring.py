@@ -67,6 +67,8 @@ _SECTION_NUMBER = re.compile(
     r"^\s*(?:\d+\s+)?(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s|"
     r"^\s*(?:Annex|Bijlage|Annexe|Anhang|Chapter|Chapitre|Hoofdstuk|Kapitel|Part|Partie|Deel|Teil)\b", re.IGNORECASE)
 _BLOCK_SPLIT = re.compile(r"\n[ \t]*\n")
+# a table-of-contents line: "2 Information about the QR-IID ........ 6", its page number on either side
+_DOT_LEADER = re.compile(r"(?:\.\s?){6,}|(?:…\s?){3,}")
 _LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
 _TERMINAL = re.compile(r"[.!?:;…][\"'”’»)\]]*$")
@@ -186,6 +188,8 @@ def is_heading(sentence: str, chunk: ChunkPayload) -> bool:
     ends = _ends_sentence(text)
     if not ends and _SECTION_NUMBER.match(text) and len(text) < 120:
         return True
+    if _DOT_LEADER.search(text):
+        return True  # a contents line, not the section it names
     if len(_TOC_ENTRY.findall(text)) >= TOC_ENTRIES:
         return True  # a table of contents run together: "1.1 Vision 15 1.2 Objectives 15 …"
     words = text.split()

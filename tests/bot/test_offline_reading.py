@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.advice_request import is_advice_request
 from bot.cross_reference import SectionReference, asked_section, references, wants_whole_section
+from bot.offline_model import OfflineRulebookModel
 from bot.place_names import other_forms, rendering_in
 from bot.span_scoring import asked_fact, chunk_spans, is_heading, prose
 from knowledge.payload import ChunkPayload
@@ -58,7 +59,9 @@ def test_headings_titles_questions_and_tables_of_contents_are_not_quoted():
                  "commerçants", "3.3.1 Can a biller use only a QR-IBAN?", "Aurora Credit Transfer Rulebook",
                  "5Y Jump Certificate SOLEDVSP with 87.50% Protection", "ISIN BE6493028177",
                  "Table of Contents 0 Document Information 6 0.1 References 6 0.1.1 Defined Terms 7 0.2 Change "
-                 "History 7 0.3 Purpose of Document 12"]:
+                 "History 7 0.3 Purpose of Document 12",
+                 "6 2 Information about the QR-IID .............................................................",
+                 "1.3.2 QR-IID . . . . . . . . . . . . 6"]:
         assert is_heading(line, chunk), line
     for sentence in ["The originator PSP submits payments to the CSM before the cut-off, 15:30 CET.",
                      "A file may contain at most 100,000 transactions and may not exceed 50 MB."]:
@@ -96,3 +99,20 @@ def test_a_lead_in_and_its_short_list_are_one_span_but_long_items_stay_apart():
     assert texts[0] == ("Before initiating the Recall procedure, the PSP checks one of the following reasons only: "
                         "• Duplicate sending; • Technical problems; • Fraudulent origination.")
     assert "• the reject is sent back at the latest on the next Banking Business Day after it was rejected." in texts
+
+
+def test_a_rulebook_named_by_its_title_is_covered_and_the_passage_pointing_to_the_answer_is_cited():
+    """The question names "the Disputes rulebook", which no passage repeats, and starts from its
+    sentence that points to PS-03 section 5.1: the answer quotes both rulebooks."""
+    disputes = _chunk("Direct debit refunds follow their own deadlines: see Rulebook PS-03, section 5.1.",
+                      chunk_id="PS-09:7", rulebook_id="PS-09", rulebook_title="Disputes and Chargebacks Rulebook",
+                      section_path=["4", "4.2", "4.2.1"], section_title="Refund deadlines")
+    refunds = _chunk("A debtor may claim an MD06 refund of a direct debit within 8 weeks after the debit date.",
+                     chunk_id="PS-03:9", rulebook_id="PS-03", rulebook_title="Aurora Direct Debit Rulebook",
+                     section_path=["5", "5.1"], section_title="Refund rights", page_start=6, page_end=6)
+    question = ("The Disputes rulebook says direct debit refunds follow their own deadlines. "
+                "Within what period can a debtor claim an MD06 refund?")
+    answer = OfflineRulebookModel().compose(question, "en", [("S1", refunds), ("S2", disputes)])
+    assert "8 weeks" in answer and "[S1]" in answer and "[S2]" in answer
+    unnamed = question.replace("Disputes", "Tariffs")
+    assert "Tariffs" in OfflineRulebookModel().compose(unnamed, "en", [("S1", refunds), ("S2", disputes)])

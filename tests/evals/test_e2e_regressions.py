@@ -7,7 +7,7 @@ from __future__ import annotations
 from evals.e2e_runner import run_questions
 from tests.evals.conftest import golden_by_id
 
-FIXED = ("s-fr-01", "s-nl-02", "s-fr-02", "s-no-05", "s-no-06", "s-x-03", "s-ps02-03", "s-ps10-01", "s-ps02-10")
+FIXED = ("s-fr-01", "s-nl-02", "s-fr-02", "s-no-05", "s-no-06", "s-x-03", "s-ps02-03", "s-ps10-01", "s-ps02-10", "s-x-02")
 
 
 async def test_questions_that_used_to_fail_now_pass(sample_ctx):
