@@ -188,7 +188,8 @@ class EdgeStore:
         self._dirty = True
 
     # --- reads -----------------------------------------------------------------------------
-    def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]:
+    def _records(self, access: AccessFilter | None, with_vector: bool) -> Iterator[Any]:
+        """Every matching point, a page at a time, the shard locked only while a page is read."""
         if self._handle is None:
             return
         condition = edge_filter(access)
@@ -196,30 +197,24 @@ class EdgeStore:
         while True:
             with self._handle.lock:
                 records, offset = self._handle.shard.scroll(qe.ScrollRequest(
-                    offset=offset, limit=_SCROLL_PAGE, filter=condition, with_payload=True, with_vector=False))
-            for record in records:
-                yield ChunkPayload.model_validate(record.payload)
+                    offset=offset, limit=_SCROLL_PAGE, filter=condition, with_payload=True,
+                    with_vector=with_vector))
+            yield from records
             if offset is None or not records:
                 return
 
+    def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]:
+        for record in self._records(access, with_vector=False):
+            yield ChunkPayload.model_validate(record.payload)
+
     def scroll_stored(self, access: AccessFilter | None = None) -> Iterator[StoredChunk]:
         """Every point with its vectors (benchmarks and copies between stores; not a query path)."""
-        if self._handle is None:
-            return
-        condition = edge_filter(access)
-        offset = None
-        while True:
-            with self._handle.lock:
-                records, offset = self._handle.shard.scroll(qe.ScrollRequest(
-                    offset=offset, limit=_SCROLL_PAGE, filter=condition, with_payload=True, with_vector=True))
-            for record in records:
-                vectors = record.vector or {}
-                sparse = vectors.get(SPARSE_VECTOR)
-                yield StoredChunk(ChunkPayload.model_validate(record.payload), list(vectors.get(DENSE_VECTOR) or []),
-                                  SparseVector(list(sparse.indices), list(sparse.values)) if sparse is not None
-                                  else SparseVector([], []))
-            if offset is None or not records:
-                return
+        for record in self._records(access, with_vector=True):
+            vectors = record.vector or {}
+            sparse = vectors.get(SPARSE_VECTOR)
+            yield StoredChunk(ChunkPayload.model_validate(record.payload), list(vectors.get(DENSE_VECTOR) or []),
+                              SparseVector(list(sparse.indices), list(sparse.values)) if sparse is not None
+                              else SparseVector([], []))
 
     def count(self, access: AccessFilter | None = None) -> int:
         if self._handle is None:
