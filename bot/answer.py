@@ -65,9 +65,34 @@ class Answer:
 
 
 @dataclass
+class StepSource:
+    """Something a tool step read: a rulebook section and the page it starts on."""
+
+    rulebook_id: str
+    title: str
+    section: str  # "4.2 Fees", or "" for a whole rulebook
+    page: int
+
+
+@dataclass
 class StatusEvent:
     text: str  # "Searching the rulebooks…", "Reading section 4.2 of PS-04…"
     kind: Literal["status"] = "status"
+    # For front ends that show the agent's steps one by one: the tool step this status starts
+    # (its `StepEvent` ends it) and the rulebook it reads. Not part of equality: a status is its text.
+    step: str = field(default="", compare=False)
+    rulebook_id: str = field(default="", compare=False)
+
+
+@dataclass
+class StepEvent:
+    """The tool step a `StatusEvent` with the same `step` started has ended, with what it read."""
+
+    step: str
+    text: str  # the step's status text
+    ok: bool = True
+    sources: list[StepSource] = field(default_factory=list)
+    kind: Literal["step"] = "step"
 
 
 @dataclass
@@ -82,7 +107,7 @@ class FinalEvent:
     kind: Literal["final"] = "final"
 
 
-AnswerEvent = StatusEvent | TokenEvent | FinalEvent
+AnswerEvent = StatusEvent | StepEvent | TokenEvent | FinalEvent
 
 NO_GROUNDED_ANSWER = (
     "I could not find a grounded answer in the rulebooks; please ask the rulebook desk."

@@ -2,6 +2,7 @@
 
     async for event in bot.service.ask(question, user, conversation_id):
         StatusEvent  "Searching the rulebooks…", "Reading section 4.2 of PS-04…"
+        StepEvent    that tool step ended (ok or not), with the sections it read (`bot.tool_steps`)
         TokenEvent   answer text as the citation gate releases it, in order
         FinalEvent   exactly one, last: the `Answer` (text with [n], citations, tables, outcome)
 
@@ -32,13 +33,14 @@ from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from langchain_core.tools import BaseTool
 
 from bot.agent import RunContext, build_agent
-from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent, User
+from bot.answer import Answer, AnswerEvent, FinalEvent, TokenEvent, User
 from bot.citation_gate import CitationGate, GateResult, SourceLedger
 from bot.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
 from bot.language import detect_language
 from bot.review_queue import JsonlReviewQueue, ReviewItem, ReviewQueue
 from bot.source_links import SourceLink, served_source_link
 from bot.support_check import SupportJudge
+from bot.tool_steps import ToolSteps
 from bot.usage_event import EventSink, UsageEvent, pseudonymous_user_id
 from bot.usage_sinks import NullSink
 from config.settings import Settings, get_settings
@@ -90,14 +92,18 @@ class _Run:
         self.conversation_id = conversation_id
         self.message_id = message_id
         self.tool_error: str | None = None
+        self.steps = ToolSteps()
 
     def tool_started(self, name: str, args: dict[str, Any]) -> None:
-        self.queue.put_nowait(StatusEvent(status_text(name, args)))
+        self.queue.put_nowait(self.steps.started(name, args, status_text(name, args)))
 
     def tool_finished(self, name: str, args: dict[str, Any], result_chars: int, ms: float,
                       error: str | None) -> None:
         if error and result_chars == 0:
             self.tool_error = error
+        step = self.steps.finished(name, args, error)
+        if step is not None:
+            self.queue.put_nowait(step)
         self.service.emit("tool_call", self, {"name": name, "args": args, "result_chars": result_chars,
                                               "ms": round(ms, 1), "error": error})
 
@@ -177,6 +183,7 @@ class AssistantService:
 
         history = await self._history(conversation_id, run)
         ledger = self.ledger_factory()
+        run.steps.ledger = ledger
         gate = CitationGate(ledger, language, self.source_link, self.judge)
         context = RunContext(observer=run, max_tool_calls=self.settings.max_tool_calls)
         usage: dict[str, int] = {}

@@ -1,9 +1,13 @@
 """An answer as Slack Block Kit messages: the text, its tables, its sources, feedback and copy.
 
-Only `bot.answer` types come in; plain dicts (the JSON Slack takes) go out. Every message stays
-within Block Kit's limits: at most 50 blocks, at most 3,000 characters per section text; a long
-answer is split at paragraph or sentence boundaries and continues in follow-up messages, the last
-one carrying the sources and the buttons.
+Only `bot.answer` types come in; plain dicts (the JSON Slack takes) go out, every block built
+with `slack_sdk.models.blocks` and validated by it (`to_dict()` raises on a block Slack would
+refuse). Slack renders the answer's own Markdown in a `markdown` block (at most 12,000 characters
+of it per message); a table that answers the question is a `table` block (at most 100 rows of 20
+cells, one table a message: a bigger table is cut, with a note and a link to its page). A long
+answer continues in follow-up messages, the last one carrying the sources, the feedback buttons
+(`feedback_buttons` in a `context_actions` block), Copy and Share. No message has more than 50
+blocks.
 """
 
 from __future__ import annotations
@@ -11,29 +15,54 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import quote, urlencode
+from typing import Literal
+
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    Block,
+    ButtonElement,
+    ContextActionsBlock,
+    ContextBlock,
+    DividerBlock,
+    FeedbackButtonObject,
+    FeedbackButtonsElement,
+    MarkdownBlock,
+    MarkdownTextObject,
+    PlainTextObject,
+    RawTextObject,
+    SectionBlock,
+    TableBlock,
+    TableBlockColumnSettings,
+)
 
 from bot.answer import Answer, AnswerTable, Citation
-from cards.markdown_table import find_markdown_tables, table_to_monospace
-from cards.mrkdwn import escape, mrkdwn_pieces, split_text, to_plain_text
+from cards.markdown_table import MarkdownTableSpan, find_markdown_tables, table_to_monospace
+from cards.plain_answer import markdown_to_plain
+from cards.text_pieces import split_text
 
 MAX_BLOCKS = 50
 MAX_MODAL_BLOCKS = 100
 MAX_SECTION_TEXT = 3000
+MAX_MARKDOWN_TEXT = 12_000  # per message: Slack counts every markdown block of a payload together
+MAX_TABLE_ROWS = 100  # the header row included
+MAX_TABLE_CELLS = 20
+MAX_CELL_TEXT = 1000
 MAX_BUTTON_TEXT = 75
 MAX_BUTTON_VALUE = 2000
 MAX_FALLBACK_TEXT = 3000  # the notification text; Slack truncates at 40,000 but shows far less
 MAX_QUOTE = 280
 MAX_LISTED_SOURCES = 40  # one block each; beyond this the rest are named in one context block
 
-ACTION_FEEDBACK_UP = "rulebook_feedback_up"
-ACTION_FEEDBACK_DOWN = "rulebook_feedback_down"
+ACTION_FEEDBACK = "rulebook_feedback"
 ACTION_COPY = "rulebook_copy"
 ACTION_SHARE = "rulebook_share"
 ACTION_OPEN_SOURCE_PREFIX = "rulebook_open_source_"
 COPY_MODAL_CALLBACK = "rulebook_copy_modal"
+ACTIONS_BLOCK_ID = "rulebook_answer_actions"
+FEEDBACK_BLOCK_ID = "rulebook_answer_feedback"
 
 SourceLink = Callable[[Citation], str]
+Feedback = Literal["positive", "negative"]
 
 AI_NOTICE = "AI-generated from the rulebooks. Check the cited pages before you rely on it."
 
@@ -50,9 +79,13 @@ class AnswerRef:
 
     message_id: str
     conversation_id: str
+    feedback: Feedback | None = None  # set on the feedback buttons: which one was pressed
 
     def to_value(self) -> str:
-        value = json.dumps({"m": self.message_id, "c": self.conversation_id}, separators=(",", ":"))
+        data = {"m": self.message_id, "c": self.conversation_id}
+        if self.feedback:
+            data["v"] = self.feedback
+        value = json.dumps(data, separators=(",", ":"))
         if len(value) > MAX_BUTTON_VALUE:
             raise ValueError("answer reference too long for a button value")
         return value
@@ -60,16 +93,13 @@ class AnswerRef:
     @classmethod
     def from_value(cls, value: str) -> AnswerRef:
         data = json.loads(value)
-        return cls(message_id=str(data["m"]), conversation_id=str(data.get("c", "")))
+        feedback = data.get("v") if data.get("v") in ("positive", "negative") else None
+        return cls(message_id=str(data["m"]), conversation_id=str(data.get("c", "")), feedback=feedback)
 
 
-def source_url(public_base_url: str, citation: Citation, message_id: str = "") -> str:
-    """Every "Open page N" goes through our own server so that the click is logged there."""
-    query = {"page": citation.page}
-    if message_id:
-        query["via"] = "slack"
-        query["m"] = message_id
-    return f"{public_base_url.rstrip('/')}/sources/{quote(citation.rulebook_id, safe='')}?{urlencode(query)}"
+def escape(text: str) -> str:
+    """Plain text inside mrkdwn (the sources' section text): `&`, `<` and `>` are markup there."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def section_label(citation: Citation) -> str:
@@ -78,81 +108,115 @@ def section_label(citation: Citation) -> str:
     return f"§ {label}" if label else ""
 
 
+def _dicts(blocks: list[Block]) -> list[dict]:
+    return [block.to_dict() for block in blocks]  # to_dict() validates against Slack's limits
+
+
 # --- the answer ------------------------------------------------------------------------------
 
 def answer_messages(
     answer: Answer,
     *,
-    public_base_url: str,
+    source_link: SourceLink,
     conversation_id: str = "",
     share_button: bool = False,
     shared_by: str | None = None,
-    source_link: SourceLink | None = None,
+    table_link: SourceLink | None = None,
 ) -> list[SlackMessage]:
     """The final answer as one or more messages (in order); the last carries sources and buttons.
 
-    `source_link` makes each "Open page N" URL (the adapter's signed /sources links); by default a
-    plain `{public_base_url}/sources/{rulebook_id}?page=N`."""
+    `source_link` makes each "Open page N" URL (the adapter's signed /sources links);
+    `table_link` the link a cut table points to (by default the same)."""
     ref = AnswerRef(answer.message_id, conversation_id or answer.conversation_id)
-    body = _text_blocks(answer.text) + _table_blocks(answer)
-    link = source_link or (lambda c: source_url(public_base_url, c, ref.message_id))
-    tail = _source_blocks(answer, link, ref)
+    body = body_parts(answer, table_link or source_link)
+    tail: list[Block] = _source_blocks(answer, source_link, ref)
+    tail.append(feedback_block(ref))
     tail.append(_actions_block(ref, share_button))
     notice = AI_NOTICE if not shared_by else f"Shared by <@{shared_by}>. {AI_NOTICE}"
-    tail.append({"type": "context", "elements": [{"type": "mrkdwn", "text": notice}]})
+    tail.append(ContextBlock(elements=[MarkdownTextObject(text=notice)]))
     return _pack(body, tail, fallback_text(answer))
 
 
 def fallback_text(answer: Answer) -> str:
-    return _truncate(to_plain_text(answer.text) or "(no answer)", MAX_FALLBACK_TEXT)
+    return _truncate(markdown_to_plain(answer.text) or "(no answer)", MAX_FALLBACK_TEXT)
 
 
-def _text_blocks(markdown: str) -> list[dict]:
-    return [_section(piece) for piece in mrkdwn_pieces(markdown, MAX_SECTION_TEXT)]
-
-
-def _section(mrkdwn: str) -> dict:
-    return {"type": "section", "text": {"type": "mrkdwn", "text": mrkdwn}}
-
-
-def _table_blocks(answer: Answer) -> list[dict]:
-    blocks: list[dict] = []
+def body_parts(answer: Answer, table_link: SourceLink) -> list[Block]:
+    """The answer text as markdown blocks with its tables as table blocks, in reading order: a
+    Markdown table the model wrote into the text becomes a table block where it stood; a table of
+    the answer not in the text follows it, captioned."""
+    blocks: list[Block] = []
+    text = answer.text
+    spans = find_markdown_tables(text)
+    position = 0
+    citation_of = {c.n: c for c in answer.citations}
+    for span in spans:
+        blocks.extend(markdown_blocks(text[position:span.start]))
+        blocks.extend(_span_table(span, answer, citation_of, table_link))
+        position = span.end
+    blocks.extend(markdown_blocks(text[position:]))
     for table in answer.tables:
-        if _already_in_text(table, answer.text):
+        if any(_same_columns(table.columns, span.columns) for span in spans):
             continue
-        caption = escape(table.caption) if table.caption else "Table"
-        blocks.append({"type": "context", "elements": [
-            {"type": "mrkdwn", "text": _truncate(f"*{caption}* [{table.citation_n}]", MAX_SECTION_TEXT)}]})
-        blocks.extend(_section(piece) for piece in table_pieces(table))
+        caption = table.caption or "Table"
+        blocks.append(ContextBlock(elements=[MarkdownTextObject(
+            text=_truncate(f"*{escape(caption)}* [{table.citation_n}]", MAX_SECTION_TEXT))]))
+        blocks.extend(table_blocks(table.columns, table.rows, citation_of.get(table.citation_n), table_link))
     return blocks
 
 
-def _already_in_text(table: AnswerTable, text: str) -> bool:
-    """The model often writes the table into its text as well: show it once."""
-    wanted = [" ".join(c.split()).lower() for c in table.columns]
-    return any([" ".join(c.split()).lower() for c in span.columns] == wanted
-               for span in find_markdown_tables(text))
+def markdown_blocks(markdown: str) -> list[Block]:
+    return [MarkdownBlock(text=piece) for piece in split_text(markdown.strip(), MAX_MARKDOWN_TEXT)]
 
 
-def table_pieces(table: AnswerTable) -> list[str]:
-    """The table as fenced, aligned monospace text; a long table continues in further pieces,
-    each repeating the header so that every piece reads on its own."""
-    lines = [escape(line) for line in table_to_monospace(table).split("\n")]
-    head, rows = lines[:2], lines[2:]
-    budget = MAX_SECTION_TEXT - len("```\n\n```") - sum(len(h) + 1 for h in head)
-    pieces: list[str] = []
-    current: list[str] = []
-    size = 0
-    for row in rows:
-        row = _truncate(row, max(budget, 1))
-        if current and size + len(row) + 1 > budget:
-            pieces.append("```\n" + "\n".join(head + current) + "\n```")
-            current, size = [], 0
-        current.append(row)
-        size += len(row) + 1
-    if current or not pieces:
-        pieces.append("```\n" + "\n".join(head + current) + "\n```")
-    return pieces
+def _same_columns(a: list[str], b: list[str]) -> bool:
+    return [" ".join(c.split()).lower() for c in a] == [" ".join(c.split()).lower() for c in b]
+
+
+def _span_table(span: MarkdownTableSpan, answer: Answer, citation_of: dict[int, Citation],
+                table_link: SourceLink) -> list[Block]:
+    # the table's source: the answer table with these columns, else the first citation in its rows
+    source = next((citation_of.get(t.citation_n) for t in answer.tables
+                   if _same_columns(t.columns, span.columns)), None)
+    if source is None:
+        for row in span.rows:
+            for cell in row:
+                for n, citation in citation_of.items():
+                    if f"[{n}]" in cell:
+                        source = source or citation
+    return table_blocks(span.columns, span.rows, source, table_link)
+
+
+def table_blocks(columns: list[str], rows: list[list[str]], source: Citation | None,
+                 table_link: SourceLink) -> list[Block]:
+    """A table block of at most 100 rows (header included) and 20 cells a row; a bigger table is
+    cut, and a note says how much is shown and links to the page the table is on."""
+    width = max([len(columns)] + [len(r) for r in rows]) if (columns or rows) else 0
+    if width == 0:
+        return []
+    shown_width = min(width, MAX_TABLE_CELLS)
+    header = [columns[i] if i < len(columns) else "" for i in range(width)] if columns else None
+    data_rows = rows[: MAX_TABLE_ROWS - (1 if header else 0)]
+
+    def cells(row: list[str]) -> list[RawTextObject]:
+        padded = list(row[:shown_width]) + [""] * (shown_width - min(len(row), shown_width))
+        return [RawTextObject(text=_truncate(" ".join(str(c).split()), MAX_CELL_TEXT) or " ") for c in padded]
+
+    table_rows = ([cells(header)] if header else []) + [cells(r) for r in data_rows]
+    blocks: list[Block] = [TableBlock(rows=table_rows, column_settings=[
+        TableBlockColumnSettings(is_wrapped=True) for _ in range(shown_width)])]
+    cut_rows, cut_cells = len(data_rows) < len(rows), shown_width < width
+    if cut_rows or cut_cells:
+        shown = []
+        if cut_rows:
+            shown.append(f"{len(data_rows)} of {len(rows)} rows")
+        if cut_cells:
+            shown.append(f"{shown_width} of {width} columns")
+        note = f"The table is cut here: this shows {' and '.join(shown)}."
+        if source is not None:
+            note += f" <{table_link(source)}|Open page {source.page}> for the whole table."
+        blocks.append(ContextBlock(elements=[MarkdownTextObject(text=_truncate(note, MAX_SECTION_TEXT))]))
+    return blocks
 
 
 def _unique_citations(answer: Answer) -> list[Citation]:
@@ -160,94 +224,104 @@ def _unique_citations(answer: Answer) -> list[Citation]:
     return sorted({c.n: c for c in answer.citations}.values(), key=lambda c: c.n)
 
 
-def _source_blocks(answer: Answer, link: SourceLink, ref: AnswerRef) -> list[dict]:
+def _source_blocks(answer: Answer, link: SourceLink, ref: AnswerRef) -> list[Block]:
     citations = _unique_citations(answer)
     if not citations:
         return []
-    blocks: list[dict] = [{"type": "divider"}, _section("*Sources*")]
-    listed = citations[:MAX_LISTED_SOURCES]
-    for citation in listed:
+    blocks: list[Block] = [DividerBlock(), SectionBlock(text=MarkdownTextObject(text="*Sources*"))]
+    for citation in citations[:MAX_LISTED_SOURCES]:
         lines = [f"*[{citation.n}] {escape(citation.title or citation.rulebook_id)}*"]
-        where = " · ".join(p for p in (escape(section_label(citation)), f"page {citation.page}") if p)
-        lines.append(where)
+        lines.append(" · ".join(p for p in (escape(section_label(citation)), f"page {citation.page}") if p))
         if citation.translation_note:
             lines.append(f"_{escape(citation.translation_note)}_")
         if citation.quote:
             lines.append("&gt; " + escape(_truncate(" ".join(citation.quote.split()), MAX_QUOTE)))
-        blocks.append({
-            "type": "section",
-            "text": {"type": "mrkdwn", "text": _truncate("\n".join(lines), MAX_SECTION_TEXT)},
-            "accessory": {
-                "type": "button",
-                "action_id": f"{ACTION_OPEN_SOURCE_PREFIX}{citation.n}",
-                "text": {"type": "plain_text", "text": _truncate(f"Open page {citation.page}", MAX_BUTTON_TEXT)},
-                "url": link(citation),
-                "value": ref.to_value(),
-            },
-        })
+        blocks.append(SectionBlock(
+            text=MarkdownTextObject(text=_truncate("\n".join(lines), MAX_SECTION_TEXT)),
+            accessory=ButtonElement(action_id=f"{ACTION_OPEN_SOURCE_PREFIX}{citation.n}",
+                                    text=PlainTextObject(text=_truncate(f"Open page {citation.page}",
+                                                                        MAX_BUTTON_TEXT)),
+                                    url=link(citation), value=ref.to_value())))
     rest = citations[MAX_LISTED_SOURCES:]
     if rest:
         names = "; ".join(f"[{c.n}] {c.title}, page {c.page}" for c in rest)
-        blocks.append({"type": "context", "elements": [
-            {"type": "mrkdwn", "text": _truncate(escape(names), MAX_SECTION_TEXT)}]})
+        blocks.append(ContextBlock(elements=[MarkdownTextObject(text=_truncate(escape(names), MAX_SECTION_TEXT))]))
     return blocks
 
 
-def _actions_block(ref: AnswerRef, share_button: bool) -> dict:
+def feedback_block(ref: AnswerRef) -> ContextActionsBlock:
+    """Slack's own 👍/👎 under an answer; each button's value names the answer and the verdict."""
+    positive = AnswerRef(ref.message_id, ref.conversation_id, "positive")
+    negative = AnswerRef(ref.message_id, ref.conversation_id, "negative")
+    return ContextActionsBlock(block_id=FEEDBACK_BLOCK_ID, elements=[FeedbackButtonsElement(
+        action_id=ACTION_FEEDBACK,
+        positive_button=FeedbackButtonObject(text="Helpful", value=positive.to_value(),
+                                             accessibility_label="This answer was helpful"),
+        negative_button=FeedbackButtonObject(text="Not helpful", value=negative.to_value(),
+                                             accessibility_label="This answer was not helpful"))])
+
+
+def _actions_block(ref: AnswerRef, share_button: bool) -> ActionsBlock:
     value = ref.to_value()
-    elements = [
-        _button("👍 Helpful", ACTION_FEEDBACK_UP, value),
-        _button("👎 Not helpful", ACTION_FEEDBACK_DOWN, value),
-        _button("Copy", ACTION_COPY, value),
-    ]
+    elements = [ButtonElement(text=PlainTextObject(text="Copy"), action_id=ACTION_COPY, value=value)]
     if share_button:
-        elements.append(_button("Share in channel", ACTION_SHARE, value, style="primary"))
-    return {"type": "actions", "block_id": "rulebook_answer_actions", "elements": elements}
+        elements.append(ButtonElement(text=PlainTextObject(text="Share in channel"), action_id=ACTION_SHARE,
+                                      value=value, style="primary"))
+    return ActionsBlock(block_id=ACTIONS_BLOCK_ID, elements=elements)
 
 
-def _button(text: str, action_id: str, value: str, style: str | None = None) -> dict:
-    button = {"type": "button", "action_id": action_id, "value": value,
-              "text": {"type": "plain_text", "text": text, "emoji": True}}
-    if style:
-        button["style"] = style
-    return button
-
-
-def _pack(body: list[dict], tail: list[dict], text: str) -> list[SlackMessage]:
-    messages: list[list[dict]] = []
-    for start in range(0, len(body), MAX_BLOCKS):
-        messages.append(body[start:start + MAX_BLOCKS])
-    if messages and len(messages[-1]) + len(tail) <= MAX_BLOCKS:
+def _pack(body: list[Block], tail: list[Block], text: str) -> list[SlackMessage]:
+    """Messages of at most 50 blocks, 12,000 markdown characters and one table each."""
+    messages: list[list[Block]] = [[]]
+    markdown_chars = 0
+    for block in body:
+        current = messages[-1]
+        size = len(block.text) if isinstance(block, MarkdownBlock) else 0
+        has_table = any(isinstance(b, TableBlock) for b in current)
+        if current and (len(current) >= MAX_BLOCKS or markdown_chars + size > MAX_MARKDOWN_TEXT
+                        or (isinstance(block, TableBlock) and has_table)):
+            messages.append([])
+            markdown_chars = 0
+        messages[-1].append(block)
+        markdown_chars += size
+    if len(messages[-1]) + len(tail) <= MAX_BLOCKS:
         messages[-1].extend(tail)
     else:
         messages.append(tail)
-    out = [SlackMessage(text=text, blocks=messages[0])]
+    messages = [m for m in messages if m]
+    out = [SlackMessage(text=text, blocks=_dicts(messages[0]))]
     for i, blocks in enumerate(messages[1:], start=2):
-        out.append(SlackMessage(text=f"(continued, part {i} of {len(messages)})", blocks=blocks))
+        out.append(SlackMessage(text=f"(continued, part {i} of {len(messages)})", blocks=_dicts(blocks)))
     return out
+
+
+def notice_message(text: str) -> SlackMessage:
+    """A short message of our own (an apology, a usage hint)."""
+    return SlackMessage(text=text, blocks=_dicts([SectionBlock(text=MarkdownTextObject(text=escape(text)))]))
 
 
 # --- while the answer is being written ----------------------------------------------------------
 
 def progress_message(markdown_so_far: str, status: str | None) -> SlackMessage:
-    """What an edited-in-place message shows before the final answer: the text so far (the
+    """What an edited-in-place message shows before the final answer: the text so far (its
     beginning, if it already needs more than one message) and the current status line."""
-    blocks = _text_blocks(markdown_so_far)[: MAX_BLOCKS - 1]
-    if status:
-        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": f"_{escape(status)}_"}]})
-    if not blocks:
-        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": "_Thinking…_"}]})
-    text = _truncate(to_plain_text(markdown_so_far), MAX_FALLBACK_TEXT) or (status or "Thinking…")
-    return SlackMessage(text=text, blocks=blocks)
+    pieces = markdown_blocks(markdown_so_far)[:1]
+    blocks: list[Block] = list(pieces)
+    line = status or ("" if pieces else "Thinking…")
+    if line:
+        blocks.append(ContextBlock(elements=[MarkdownTextObject(text=f"_{escape(line)}_")]))
+    text = _truncate(markdown_to_plain(markdown_so_far), MAX_FALLBACK_TEXT) or (status or "Thinking…")
+    return SlackMessage(text=text, blocks=_dicts(blocks))
 
 
 # --- copy ----------------------------------------------------------------------------------
 
 def plain_answer(answer: Answer) -> str:
     """The answer and its sources as plain text, for copying elsewhere."""
-    text = to_plain_text(answer.text)
+    text = markdown_to_plain(answer.text)
+    spans = find_markdown_tables(answer.text)
     for table in answer.tables:
-        if not _already_in_text(table, answer.text):
+        if not any(_same_columns(table.columns, s.columns) for s in spans):
             text += "\n\n" + (f"{table.caption} [{table.citation_n}]\n" if table.caption else "")
             text += table_to_monospace(table)
     if answer.citations:
@@ -260,18 +334,18 @@ def plain_answer(answer: Answer) -> str:
 
 def copy_modal(plain_text: str, ref: AnswerRef) -> dict:
     pieces = split_text(plain_text, MAX_SECTION_TEXT) or ["(empty)"]
-    blocks = [{"type": "section", "text": {"type": "plain_text", "text": p, "emoji": False}}
-              for p in pieces[:MAX_MODAL_BLOCKS - 1]]
+    blocks: list[Block] = [SectionBlock(text=PlainTextObject(text=p, emoji=False))
+                           for p in pieces[:MAX_MODAL_BLOCKS - 1]]
     if len(pieces) > MAX_MODAL_BLOCKS - 1:
-        blocks.append({"type": "context", "elements": [
-            {"type": "mrkdwn", "text": "The answer is longer than a dialog can show; the rest is cut."}]})
+        blocks.append(ContextBlock(elements=[MarkdownTextObject(
+            text="The answer is longer than a dialog can show; the rest is cut.")]))
     return {
         "type": "modal",
         "callback_id": COPY_MODAL_CALLBACK,
         "private_metadata": ref.to_value(),
         "title": {"type": "plain_text", "text": "Copy answer"},
         "close": {"type": "plain_text", "text": "Close"},
-        "blocks": blocks,
+        "blocks": _dicts(blocks),
     }
 
 
@@ -286,13 +360,16 @@ def _truncate(text: str, limit: int) -> str:
 
 
 def text_from_blocks(blocks: list[dict]) -> str:
-    """The answer text of a posted answer message (its sections before the sources), for copying
-    when the answer itself is no longer at hand."""
+    """The answer text of a posted answer message (its markdown blocks, and the cells of its
+    table), for copying when the answer itself is no longer at hand."""
     parts: list[str] = []
     for block in blocks:
-        if block.get("type") in ("divider", "actions"):
+        if block.get("type") in ("divider", "actions", "context_actions"):
             break
-        text = (block.get("text") or {}).get("text") if block.get("type") == "section" else None
-        if text:
-            parts.append(text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+        if block.get("type") == "markdown" and block.get("text"):
+            parts.append(markdown_to_plain(block["text"]))
+        elif block.get("type") == "table":
+            rows = [[str(c.get("text", "")) for c in row] for row in block.get("rows") or []]
+            if rows:
+                parts.append(table_to_monospace(AnswerTable(columns=rows[0], rows=rows[1:], citation_n=0)))
     return "\n\n".join(parts)

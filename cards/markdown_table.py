@@ -1,7 +1,7 @@
 """Tables of an answer as text: GitHub-flavoured markdown, fixed-width text, and back again.
 
-Teams renders markdown tables in messages; Slack's mrkdwn does not, so Slack shows the fixed-width
-form inside a code block. Answer text from the model may also carry a markdown table inline: the
+Teams renders markdown tables in messages and Slack has table blocks; plain text (a copied answer)
+takes the fixed-width form. Answer text from the model may also carry a markdown table inline: the
 parser finds those so a card can show them as a real table.
 """
 

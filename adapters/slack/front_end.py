@@ -24,16 +24,18 @@ from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncRateLimitErrorRetryHandler,
 )
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.webhook.async_client import AsyncWebhookClient, WebhookResponse
 
 from adapters.slack.delivered_answers import DeliveredAnswer, DeliveredAnswers
-from adapters.slack.replies import Reply
+from adapters.slack.replies import Reply, StreamedReply
 from adapters.slack.sharing import CitationAccess, service_index_access
 from adapters.slack.usage import SlackUsage
 from adapters.source_links import SourceLinks
-from bot.answer import Answer, AnswerEvent, Citation, User
+from bot.answer import Answer, AnswerEvent, Citation, StepSource, User
+from bot.message_records import MessageRecords, open_message_records
 from bot.role_directory import Identity, Place, RoleSource, role_source
 from bot.usage_event import EventSink
-from cards.block_kit import SlackMessage, answer_messages
+from cards.block_kit import SlackMessage, answer_messages, notice_message
 from config.settings import Settings
 
 log = logging.getLogger("rulebook.slack")
@@ -46,24 +48,54 @@ class Assistant(Protocol):
     def ask(self, question: str, user: User, conversation_id: str) -> AsyncIterator[AnswerEvent]: ...
 
 
+def secret_value(value: Any) -> str:
+    """A setting that may be a pydantic `SecretStr` or a plain string."""
+    if value is None:
+        return ""
+    return value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
+
+
+def retry_handlers() -> list[Any]:
+    # 429s wait for Retry-After and try again; 5xx are not retried, since Slack may already
+    # have posted the message and a retry would post it twice.
+    return [AsyncConnectionErrorRetryHandler(max_retry_count=2),
+            AsyncRateLimitErrorRetryHandler(max_retry_count=3)]
+
+
 def build_web_client(settings: Settings) -> AsyncWebClient:
     base_url = settings.slack_api_url if settings.slack_api_url.endswith("/") else settings.slack_api_url + "/"
-    return AsyncWebClient(
-        token=settings.slack_bot_token or None,
-        base_url=base_url,
-        # 429s wait for Retry-After and try again; 5xx are not retried, since Slack may already
-        # have posted the message and a retry would post it twice.
-        retry_handlers=[AsyncConnectionErrorRetryHandler(max_retry_count=2),
-                        AsyncRateLimitErrorRetryHandler(max_retry_count=3)],
-    )
+    return AsyncWebClient(token=secret_value(settings.slack_bot_token) or None, base_url=base_url,
+                          retry_handlers=retry_handlers())
+
+
+class RetryingRespond:
+    """bolt's `respond()` (a post to the request's response_url), retried on 429 + Retry-After
+    and on a dropped connection, like Web API calls."""
+
+    def __init__(self, response_url: str) -> None:
+        self.response_url = response_url
+        self._client = AsyncWebhookClient(url=response_url, retry_handlers=retry_handlers())
+
+    async def __call__(self, text: str = "", blocks: list[dict] | None = None, *,
+                       response_type: str | None = None, replace_original: bool | None = None,
+                       delete_original: bool | None = None, **fields: Any) -> WebhookResponse:
+        body: dict[str, Any] = {"text": text, "blocks": blocks, "response_type": response_type,
+                                "replace_original": replace_original, "delete_original": delete_original,
+                                **fields}
+        response = await self._client.send_dict({k: v for k, v in body.items() if v is not None})
+        if response.status_code >= 400:
+            raise RuntimeError(f"response_url answered {response.status_code}: {response.body[:200]}")
+        return response
 
 
 class SlackFrontEnd:
     def __init__(self, service: Assistant, settings: Settings, event_sink: EventSink | None, *,
                  http: bool = True, roles: RoleSource | None = None,
-                 citation_access: CitationAccess | None = None) -> None:
+                 citation_access: CitationAccess | None = None,
+                 records: MessageRecords | None = None) -> None:
         """`citation_access` tells whether a share destination may read a citation; by default
-        the assistant's own index, and without one no answer with citations is shared."""
+        the assistant's own index, and without one no answer with citations is shared.
+        `records` keeps the message -> answer map (by default the shared store the settings name)."""
         if http and not settings.slack_signing_secret:
             raise ValueError("RULEBOOK_SLACK_SIGNING_SECRET is required to receive Slack requests over HTTP")
         if not settings.slack_bot_token:
@@ -71,9 +103,10 @@ class SlackFrontEnd:
         self.service = service
         self.settings = settings
         self.roles = roles if roles is not None else role_source(settings.roles_file)
-        self.usage = SlackUsage(event_sink, settings.user_hash_key)
-        self.answers = DeliveredAnswers()
-        self.links = SourceLinks(settings.public_base_url, settings.user_hash_key)
+        hash_key = secret_value(settings.user_hash_key)
+        self.usage = SlackUsage(event_sink, hash_key)
+        self.answers = DeliveredAnswers(records if records is not None else open_message_records(settings))
+        self.links = SourceLinks(settings.public_base_url, hash_key)
         self.citation_access = citation_access or service_index_access(service)
         self.update_interval = float(getattr(settings, "slack_update_interval", 1.0))
         self.client = build_web_client(settings)
@@ -82,10 +115,11 @@ class SlackFrontEnd:
         self.app = AsyncApp(
             name="rulebook",
             client=self.client,
-            signing_secret=settings.slack_signing_secret or None,
+            signing_secret=secret_value(settings.slack_signing_secret) or None,
             request_verification_enabled=http,
         )
         self.app.middleware(self._skip_redelivered_events)
+        self.app.middleware(self._retrying_respond)
         from adapters.slack.listeners import register_listeners  # listeners import this module
 
         register_listeners(self.app, self)
@@ -110,14 +144,28 @@ class SlackFrontEnd:
             task.cancel()
 
     async def _skip_redelivered_events(self, body: dict, next: Callable[[], Awaitable[Any]]) -> Any:
-        # Slack redelivers an event it thinks we missed; answering twice would post twice.
-        event_id = body.get("event_id") if isinstance(body, dict) else None
-        if event_id:
-            if event_id in self._seen_events:
+        # Slack redelivers an event it thinks we missed, and a captured signed request can be
+        # replayed within its 5 minutes: answering twice would post twice. Events carry an
+        # event_id; a command or a click has a trigger_id of its own.
+        key = None
+        if isinstance(body, dict):
+            key = body.get("event_id") or (f"trigger:{body['trigger_id']}" if body.get("trigger_id") else None)
+        if key:
+            if key in self._seen_events:
+                log.info("skipped a Slack request seen before (%s)", key[:40])
                 return BoltResponse(status=200, body="")
-            self._seen_events[event_id] = None
+            self._seen_events[key] = None
             while len(self._seen_events) > 5000:
                 self._seen_events.popitem(last=False)
+        return await next()
+
+    async def _retrying_respond(self, context: Any, body: dict, next: Callable[[], Awaitable[Any]]) -> Any:
+        response_url = body.get("response_url") if isinstance(body, dict) else None
+        if not response_url and isinstance(body, dict):
+            urls = body.get("response_urls") or []
+            response_url = urls[0].get("response_url") if urls and isinstance(urls[0], dict) else None
+        if response_url:
+            context["respond"] = RetryingRespond(response_url)
         return await next()
 
     # --- answering -----------------------------------------------------------------------
@@ -147,9 +195,16 @@ class SlackFrontEnd:
         try:
             await reply.begin(SEARCHING)
             user = await self.user(user_id, teams, place)
+            if isinstance(reply, StreamedReply):
+                reply.roles = user.roles  # its step links open what the asker may read
             async for event in self.service.ask(question, user, conversation_id):
                 if event.kind == "status":
                     await reply.status(event.text)
+                    if getattr(event, "step", ""):
+                        await reply.task(event.step, event.text, "in_progress")
+                elif event.kind == "step":
+                    await reply.task(event.step, event.text, "complete" if event.ok else "error",
+                                     list(event.sources))
                 elif event.kind == "token":
                     await reply.token(event.text)
                 elif event.kind == "final":
@@ -161,8 +216,7 @@ class SlackFrontEnd:
             self.usage.emit("error", user_id=user_id, conversation_id=conversation_id, message_id="",
                             where="slack.answer", error=type(exc).__name__, detail=str(exc)[:300])
             try:
-                await reply.finish([SlackMessage(text=FAILED, blocks=[
-                    {"type": "section", "text": {"type": "mrkdwn", "text": FAILED}}])])
+                await reply.finish([notice_message(FAILED)])
             except Exception:
                 log.exception("could not even tell the user that answering failed")
             return None
@@ -177,7 +231,7 @@ class SlackFrontEnd:
                             message_id=final.message_id, where="slack.deliver",
                             error=type(exc).__name__, detail=str(exc)[:300])
             return None
-        return self.answers.remember(final, conversation_id, posted, roles=user.roles)
+        return await self.answers.remember(final, conversation_id, posted, roles=user.roles)
 
     def messages_for(self, answer: Answer, conversation_id: str, roles: tuple[str, ...], *,
                      share_button: bool = False, shared_by: str | None = None) -> list[SlackMessage]:
@@ -187,6 +241,29 @@ class SlackFrontEnd:
             return self.links.url(citation.rulebook_id, citation.page, roles=roles, platform="slack",
                                   message_id=answer.message_id)
 
-        return answer_messages(answer, public_base_url=self.settings.public_base_url,
-                               conversation_id=conversation_id, share_button=share_button,
-                               shared_by=shared_by, source_link=link)
+        return answer_messages(answer, source_link=link, conversation_id=conversation_id,
+                               share_button=share_button, shared_by=shared_by)
+
+    def streamed_reply(self, channel: str, thread_ts: str, *, user_id: str | None,
+                       team_id: str | None) -> StreamedReply:
+        """The streamed reply of a private place (a DM, the Messages tab, an assistant thread):
+        the loading state, the agent's steps with links to what they read, then the text."""
+        reply: StreamedReply
+
+        def source_url(source: StepSource) -> str:
+            return self.links.url(source.rulebook_id, source.page, roles=reply.roles, platform="slack")
+
+        reply = StreamedReply(self.client, channel, thread_ts, recipient_user_id=user_id,
+                              recipient_team_id=team_id, interval=self.update_interval,
+                              in_assistant_thread=True, source_url=source_url)
+        return reply
+
+    def answer_privately(self, *, question: str, channel: str, thread_ts: str, user_id: str,
+                         team_id: str | None, teams: tuple[str | None, ...]) -> None:
+        """Answer a question asked in a private place, streamed into the thread of `thread_ts`
+        (the DM listener and the assistant-thread listener both come here)."""
+        from adapters.slack.places import PRIVATE
+
+        reply = self.streamed_reply(channel, thread_ts, user_id=user_id, team_id=team_id)
+        self.spawn(self.answer(question=question, user_id=user_id, conversation_id=f"{channel}:{thread_ts}",
+                               reply=reply, place=PRIVATE, teams=teams))

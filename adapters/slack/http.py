@@ -1,22 +1,60 @@
 """`POST /slack/events` in the bot's aiohttp application: events, slash commands and interactivity.
 
-Bolt verifies every request's signature (HMAC-SHA256 over `v0:timestamp:body` with the signing
-secret) and rejects a bad signature, or a timestamp more than 5 minutes away, with 401.
+Every request's signature (HMAC-SHA256 over `v0:timestamp:body` with the signing secret) is
+checked on the raw bytes before anything reads the body: a missing or bad signature, a timestamp
+that is not a number or more than 5 minutes away, gets 401. Only then is the body parsed; a
+signed body that is not what Slack sends (not UTF-8, not JSON or form data, not an object) gets
+400. Neither answer carries more than one plain sentence. Bolt checks the signature again.
 """
 
 from __future__ import annotations
 
-from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+import json
+import logging
+from urllib.parse import parse_qsl
 
-from adapters.slack.front_end import Assistant, SlackFrontEnd
+from aiohttp import web
+from slack_bolt.adapter.aiohttp import to_aiohttp_response
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.signature import SignatureVerifier
+
+from adapters.slack.front_end import Assistant, SlackFrontEnd, secret_value
 from adapters.slack.sharing import CitationAccess
 from bot.role_directory import RoleSource
 from bot.usage_event import EventSink
 from config.settings import Settings
 
+log = logging.getLogger("rulebook.slack")
+
 SLACK_EVENTS_PATH = "/slack/events"
 SLACK_FRONT_END = web.AppKey("slack_front_end", SlackFrontEnd)
+MAX_BODY_BYTES = 1_000_000  # Slack's payloads are far smaller; a bigger one is not from Slack
+
+
+class MalformedRequest(ValueError):
+    """A correctly signed body that is not a Slack payload."""
+
+
+def verified(verifier: SignatureVerifier, body: bytes, timestamp: str | None, signature: str | None) -> bool:
+    if not timestamp or not signature or not timestamp.strip().isdigit():
+        return False
+    return verifier.is_valid(body=body, timestamp=timestamp.strip(), signature=signature)
+
+
+def parsed_body(raw: bytes, content_type: str) -> dict:
+    """The payload as bolt would read it, or `MalformedRequest`."""
+    try:
+        text = raw.decode("utf-8")
+        if content_type == "application/json" or text.lstrip().startswith("{"):
+            body = json.loads(text)
+        else:
+            form = dict(parse_qsl(text, keep_blank_values=True, strict_parsing=bool(text)))
+            body = json.loads(form["payload"]) if "payload" in form else form
+    except (UnicodeDecodeError, ValueError, KeyError) as exc:
+        raise MalformedRequest(type(exc).__name__) from None
+    if not isinstance(body, dict):
+        raise MalformedRequest("not an object")
+    return body
 
 
 def mount_slack(app: web.Application, service: Assistant, settings: Settings,
@@ -28,9 +66,25 @@ def mount_slack(app: web.Application, service: Assistant, settings: Settings,
     front = SlackFrontEnd(service, settings, event_sink, http=True, roles=roles,
                           citation_access=citation_access)
     app[SLACK_FRONT_END] = front
+    verifier = SignatureVerifier(secret_value(settings.slack_signing_secret))
 
     async def slack_events(request: web.Request) -> web.Response:
-        bolt_response = await front.app.async_dispatch(await to_bolt_request(request))
+        if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+            return web.Response(status=413, text="request body too large")
+        raw = await request.content.read(MAX_BODY_BYTES + 1)
+        if len(raw) > MAX_BODY_BYTES:
+            return web.Response(status=413, text="request body too large")
+        if not verified(verifier, raw, request.headers.get("X-Slack-Request-Timestamp"),
+                        request.headers.get("X-Slack-Signature")):
+            return web.Response(status=401, text="invalid request signature")
+        try:
+            parsed_body(raw, request.content_type)
+            bolt_request = AsyncBoltRequest(body=raw.decode("utf-8"), query=request.query_string,
+                                            headers=dict(request.headers))
+        except Exception as exc:  # signed, so from Slack or with the secret: still not a payload
+            log.warning("a signed Slack request had a malformed body (%s)", exc)
+            return web.Response(status=400, text="malformed request body")
+        bolt_response = await front.app.async_dispatch(bolt_request)
         return await to_aiohttp_response(bolt_response)
 
     async def close(_: web.Application) -> None:

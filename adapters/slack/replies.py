@@ -1,9 +1,10 @@
 """How an answer reaches Slack while it is being written: three ways, one interface.
 
-- `StreamedReply`: Slack's streaming API (chat.startStream / appendStream / stopStream), for DMs
-  and AI assistant threads, with the assistant "is searching the rulebooks…" status while tools
-  run. If Slack refuses to stream (the app lacks the Agents & AI Apps feature, an old workspace),
-  it falls back to an `EditedReply` without losing text.
+- `StreamedReply`: Slack's streaming API (chat.startStream / appendStream / stopStream), for DMs,
+  the agent's Messages tab and AI assistant threads: the loading state first, then each tool
+  step as a task in the stream's timeline, then the text. If Slack refuses to stream (the app
+  lacks the Agents & AI Apps feature, an old workspace), it falls back to an `EditedReply`
+  without losing text; a stream that expires mid-answer is finished by editing its message.
 - `EditedReply`: post a message at once and edit it (chat.update) as the answer grows, at most one
   edit per interval, for channel threads.
 - `EphemeralReply`: one private message at the end (slash commands).
@@ -23,20 +24,29 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from slack_sdk.errors import SlackApiError
+from slack_sdk.models.blocks import UrlSourceElement
+from slack_sdk.models.messages.chunk import MarkdownTextChunk, TaskUpdateChunk
 from slack_sdk.web.async_chat_stream import AsyncChatStream
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.answer import StepSource
 from cards.block_kit import SlackMessage, progress_message
 
 log = logging.getLogger("rulebook.slack")
 
 Posted = list[tuple[str, str]]  # (channel, ts) of each message of the answer
 STREAM_APPEND_LIMIT = 12_000  # Slack's limit on the markdown text of one append/stop call
+STREAM_EXPIRED = "message_not_in_streaming_state"
+MAX_TASK_TITLE = 150
+MAX_TASK_SOURCES = 5
+LOADING_MESSAGES = ["Searching the rulebooks…", "Reading the relevant sections…",
+                    "Checking every sentence against its source…"]
 
 
 class Reply(Protocol):
     async def begin(self, status: str) -> None: ...
     async def status(self, text: str) -> None: ...
+    async def task(self, step: str, title: str, state: str, sources: list[StepSource] = ()) -> None: ...
     async def token(self, text: str) -> None: ...
     async def finish(self, messages: list[SlackMessage]) -> Posted: ...
 
@@ -130,9 +140,18 @@ class EditedReply:
         if self.text:
             self._throttle.changed()
 
+    def adopt(self, ts: str, text: str) -> None:
+        """Carry on with a message already posted (an expired stream), showing `text` so far."""
+        self.ts, self.text, self.status_text = ts, text, None
+        self._throttle.last_push = time.monotonic()
+        self._throttle.changed()
+
     async def status(self, text: str) -> None:
         self.status_text = text
         self._throttle.changed()
+
+    async def task(self, step: str, title: str, state: str, sources: list[StepSource] = ()) -> None:
+        return None  # the status line shows the current step
 
     async def token(self, text: str) -> None:
         self.text += text
@@ -162,69 +181,131 @@ class EditedReply:
 
 
 class StreamedReply:
-    """Slack's native text streaming into a thread, closed by the final answer's blocks."""
+    """Slack's native streaming into a thread: the agent's steps as `task_update` chunks in
+    `timeline` mode, then the answer text as `markdown_text`, closed by the final answer's blocks.
+
+    Before anything streams, the thread shows Slack's loading state (`assistant.threads.setStatus`
+    with rotating loading messages), in assistant threads and in the agent's Messages tab alike.
+    A stream that Slack lets expire while the answer is still being written
+    (`message_not_in_streaming_state`) is finished by editing the same message: nothing is lost."""
 
     def __init__(self, client: AsyncWebClient, channel: str, thread_ts: str, *,
                  recipient_user_id: str | None, recipient_team_id: str | None,
-                 interval: float = 1.0, in_assistant_thread: bool = False) -> None:
+                 interval: float = 1.0, in_assistant_thread: bool = False,
+                 source_url: Callable[[StepSource], str] | None = None) -> None:
         self.client = client
         self.channel = channel
         self.thread_ts = thread_ts
         self.recipient_user_id = recipient_user_id
         self.recipient_team_id = recipient_team_id
         self.in_assistant_thread = in_assistant_thread
+        self.source_url = source_url
+        self.roles: tuple[str, ...] = ()  # the asker's, once known: the step links are signed for them
         self.streamed = ""
-        self.pending = ""
+        self.pending: list[dict] = []  # chunks not sent yet, in order
         self.status_text: str | None = None
+        self.tasks: dict[str, dict] = {}  # step id -> its latest task_update chunk
         self._stream: AsyncChatStream | None = None
         self._fallback: EditedReply | None = None
         self._throttle = _Throttle(interval, self._flush)
 
+    @property
+    def pending_text(self) -> str:
+        return "".join(c["text"] for c in self.pending if c["type"] == "markdown_text")
+
     async def begin(self, status: str) -> None:
-        await self.status(status)
+        self.status_text = status
+        if self.in_assistant_thread:
+            try:
+                await self.client.assistant_threads_setStatus(
+                    channel_id=self.channel, thread_ts=self.thread_ts, status=assistant_status(status),
+                    loading_messages=LOADING_MESSAGES)
+            except SlackApiError as exc:
+                log.warning("could not set the assistant status: %s", exc.response.get("error"))
 
     async def status(self, text: str) -> None:
         self.status_text = text
         if self._fallback is not None:
             await self._fallback.status(text)
-        elif self.in_assistant_thread:
-            try:
-                await self.client.assistant_threads_setStatus(
-                    channel_id=self.channel, thread_ts=self.thread_ts, status=assistant_status(text))
-            except SlackApiError as exc:
-                log.warning("could not set the assistant status: %s", exc.response.get("error"))
+
+    async def task(self, step: str, title: str, state: str, sources: list[StepSource] = ()) -> None:
+        """A step of the agent: `in_progress` when it starts, `complete` or `error` when it ends."""
+        chunk = TaskUpdateChunk(id=step, title=_task_title(title), status=state,
+                                sources=self._sources(sources) or None).to_dict()
+        self.tasks[step] = chunk
+        if self._fallback is None:
+            self.pending.append(chunk)
+            self._throttle.changed()
+
+    def _sources(self, sources: list[StepSource]) -> list[UrlSourceElement]:
+        if self.source_url is None:
+            return []
+        return [UrlSourceElement(url=self.source_url(s), text=_task_title(source_label(s)))
+                for s in sources[:MAX_TASK_SOURCES]]
 
     async def token(self, text: str) -> None:
         if self._fallback is not None:
             await self._fallback.token(text)
             return
-        self.pending += text
+        if self.pending and self.pending[-1]["type"] == "markdown_text":
+            self.pending[-1]["text"] += text
+        else:
+            self.pending.append(MarkdownTextChunk(text=text).to_dict())
         self._throttle.changed()
+
+    def _take(self) -> list[dict]:
+        """The chunks of one call: every task update due, and at most 12,000 characters of text."""
+        taken: list[dict] = []
+        budget = STREAM_APPEND_LIMIT
+        while self.pending:
+            chunk = self.pending[0]
+            if chunk["type"] != "markdown_text":
+                taken.append(self.pending.pop(0))
+                continue
+            if budget <= 0:
+                break
+            text = chunk["text"]
+            if len(text) <= budget:
+                taken.append(self.pending.pop(0))
+                budget -= len(text)
+            else:
+                taken.append({"type": "markdown_text", "text": text[:budget]})
+                chunk["text"] = text[budget:]
+                budget = 0
+        return taken
 
     async def _flush(self) -> None:
         if not self.pending or self._fallback is not None:
             return
-        # one append per turn, within Slack's size limit; a longer burst goes out over later turns
-        text, self.pending = self.pending[:STREAM_APPEND_LIMIT], self.pending[STREAM_APPEND_LIMIT:]
+        chunks = self._take()
+        text = "".join(c["text"] for c in chunks if c["type"] == "markdown_text")
         try:
             if self._stream is None:
                 # buffer_size=1: our throttle decides when to send, the helper only tracks state
                 self._stream = await self.client.chat_stream(
                     channel=self.channel, thread_ts=self.thread_ts, buffer_size=1,
-                    recipient_user_id=self.recipient_user_id, recipient_team_id=self.recipient_team_id)
-            await self._stream.append(markdown_text=text)
+                    recipient_user_id=self.recipient_user_id, recipient_team_id=self.recipient_team_id,
+                    task_display_mode="timeline")
+            await self._stream.append(chunks=chunks)
             self.streamed += text
             if self.pending:
                 self._throttle.changed()
         except SlackApiError as exc:
+            error = exc.response.get("error")
             if self._stream is not None and self._stream.ts:
-                raise
-            log.warning("Slack refused to stream (%s); editing a message instead",
-                        exc.response.get("error"))
-            self._fallback = EditedReply(self.client, self.channel, self.thread_ts,
-                                         self._throttle.interval)
-            self._fallback.text, self.pending = self.streamed + text + self.pending, ""
-            await self._fallback.begin(self.status_text or "")
+                if error != STREAM_EXPIRED:
+                    raise
+                log.info("the Slack stream expired; the answer continues by editing its message")
+                self._fallback = EditedReply(self.client, self.channel, self.thread_ts,
+                                             self._throttle.interval)
+                self._fallback.adopt(self._stream.ts, self.streamed + text + self.pending_text)
+            else:
+                log.warning("Slack refused to stream (%s); editing a message instead", error)
+                self._fallback = EditedReply(self.client, self.channel, self.thread_ts,
+                                             self._throttle.interval)
+                self._fallback.text = self.streamed + text + self.pending_text
+                await self._fallback.begin(self.status_text or "")
+            self.pending = []
 
     async def finish(self, messages: list[SlackMessage]) -> Posted:
         await self._throttle.close(wait_interval=False)
@@ -236,10 +317,15 @@ class StreamedReply:
             posted = await _post_rest(self.client, self.channel, self.thread_ts, [first])
             return posted + await _post_rest(self.client, self.channel, self.thread_ts, rest)
         ts = self._stream.ts
+        # steps still open when the answer is done are done too
+        closing = [dict(c, status="complete") for c in self.tasks.values() if c["status"] == "in_progress"]
         try:
-            # whatever is still pending is replaced by the final answer a moment later anyway
-            await self._stream.stop(markdown_text=self.pending[:STREAM_APPEND_LIMIT] or None)
+            # whatever text is still pending is replaced by the final answer a moment later anyway
+            pending = self.pending_text[:STREAM_APPEND_LIMIT]
+            chunks = closing + ([MarkdownTextChunk(text=pending).to_dict()] if pending else [])
+            await self._stream.stop(chunks=chunks or None)
         except SlackApiError as exc:
+            # an expired stream is already closed: the edit below finishes the message all the same
             log.warning("could not stop the stream: %s", exc.response.get("error"))
         await asyncio.sleep(max(0.0, self._throttle.last_push + self._throttle.interval - time.monotonic()))
         try:
@@ -252,6 +338,16 @@ class StreamedReply:
                         exc.response.get("error"))
             posted = await _post_rest(self.client, self.channel, self.thread_ts, [first])
         return posted + await _post_rest(self.client, self.channel, self.thread_ts, rest)
+
+
+def _task_title(text: str) -> str:
+    text = " ".join(text.split()).rstrip("…").rstrip(".")
+    return text if len(text) <= MAX_TASK_TITLE else text[:MAX_TASK_TITLE - 1] + "…"
+
+
+def source_label(source: StepSource) -> str:
+    where = f"§ {source.section}" if source.section else source.title
+    return f"{source.rulebook_id} {where}, page {source.page}"
 
 
 class EphemeralReply:
@@ -268,6 +364,9 @@ class EphemeralReply:
         return None  # the acknowledgement already told the user we are on it
 
     async def status(self, text: str) -> None:
+        return None
+
+    async def task(self, step: str, title: str, state: str, sources: list[StepSource] = ()) -> None:
         return None
 
     async def token(self, text: str) -> None:

@@ -32,14 +32,14 @@ def reaction_value(reaction: str) -> Literal["positive", "negative"] | None:
 class SlackUsage:
     def __init__(self, sink: EventSink | None, user_hash_key: str) -> None:
         self._sink = sink
-        self._key = user_hash_key
+        self.key = user_hash_key
 
     def emit(self, kind: EventKind, *, user_id: str, conversation_id: str, message_id: str,
              **data: Any) -> None:
         if self._sink is None:
             return
         event = UsageEvent(kind=kind, conversation_id=conversation_id, message_id=message_id,
-                           user_hash=pseudonymous_user_id(user_id, self._key) if user_id else "",
+                           user_hash=pseudonymous_user_id(user_id, self.key) if user_id else "",
                            platform=PLATFORM, data=data)
         try:
             self._sink.emit(event)

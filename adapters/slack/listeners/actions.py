@@ -1,5 +1,10 @@
-"""Buttons on an answer: feedback, copy (a dialog with the plain text), share in channel, and the
-"Open page N" links (acknowledged only: the click is logged by the server's /sources route).
+"""Buttons on an answer: Slack's feedback buttons, copy (a dialog with the plain text), share in
+channel, and the "Open page N" links (acknowledged only: the click is logged by the server's
+/sources route).
+
+Feedback is one verdict per user and answer, kept in the shared store: pressing the other button
+retracts the earlier verdict and logs the new one; pressing the same button again takes the
+verdict back (a retraction alone).
 
 "Share in channel" posts a private answer where everyone there reads it, so it is made for the
 destination: refused, with a private notice, when the answer cites a rulebook the destination's
@@ -17,10 +22,10 @@ from slack_sdk.errors import SlackApiError
 
 from adapters.slack.places import share_destination
 from adapters.slack.sharing import unshareable_rulebooks
+from bot.usage_event import pseudonymous_user_id
 from cards.block_kit import (
     ACTION_COPY,
-    ACTION_FEEDBACK_DOWN,
-    ACTION_FEEDBACK_UP,
+    ACTION_FEEDBACK,
     ACTION_OPEN_SOURCE_PREFIX,
     ACTION_SHARE,
     AnswerRef,
@@ -67,26 +72,32 @@ async def _tell_privately(respond: Any, client: Any, channel: str, user_id: str,
 
 
 def register(app: AsyncApp, front: SlackFrontEnd) -> None:
-    async def feedback(ack: Any, body: dict, action: dict, respond: Any, value: str) -> None:
+    @app.action(ACTION_FEEDBACK)
+    async def feedback(ack: Any, body: dict, action: dict, respond: Any) -> None:
         await ack()
-        ref = AnswerRef.from_value(action["value"])
-        front.usage.feedback(user_id=body["user"]["id"], conversation_id=ref.conversation_id,
-                             message_id=ref.message_id, value=value, via="button")  # type: ignore[arg-type]
+        ref = AnswerRef.from_value(action.get("value") or "{}")
+        if ref.feedback is None:
+            log.warning("a feedback click without a verdict in its value")
+            return
+        user_id = body["user"]["id"]
+        user_hash = pseudonymous_user_id(user_id, front.usage.key)
+        earlier = await front.answers.feedback_of(ref.message_id, user_hash)
+        common = {"user_id": user_id, "conversation_id": ref.conversation_id,
+                  "message_id": ref.message_id, "via": "button"}
+        if earlier:
+            front.usage.feedback(value=earlier, retracted=True, **common)  # type: ignore[arg-type]
+        if earlier == ref.feedback:  # the same button again: the verdict is taken back
+            await front.answers.set_feedback(ref.message_id, user_hash, None)
+            return
+        front.usage.feedback(value=ref.feedback, **common)
+        await front.answers.set_feedback(ref.message_id, user_hash, ref.feedback)
         await _tell(respond, THANKS)
-
-    @app.action(ACTION_FEEDBACK_UP)
-    async def feedback_up(ack: Any, body: dict, action: dict, respond: Any) -> None:
-        await feedback(ack, body, action, respond, "positive")
-
-    @app.action(ACTION_FEEDBACK_DOWN)
-    async def feedback_down(ack: Any, body: dict, action: dict, respond: Any) -> None:
-        await feedback(ack, body, action, respond, "negative")
 
     @app.action(ACTION_COPY)
     async def copy(ack: Any, body: dict, action: dict, client: Any) -> None:
         await ack()
         ref = AnswerRef.from_value(action["value"])
-        delivered = front.answers.by_message_id(ref.message_id)
+        delivered = await front.answers.by_message_id(ref.message_id)
         if delivered is not None:
             text = plain_answer(delivered.answer)
         else:
@@ -100,7 +111,7 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
     async def share(ack: Any, body: dict, action: dict, respond: Any, client: Any) -> None:
         await ack()
         ref = AnswerRef.from_value(action["value"])
-        delivered = front.answers.by_message_id(ref.message_id)
+        delivered = await front.answers.by_message_id(ref.message_id)
         if delivered is None:
             await _tell(respond, GONE)
             return
@@ -132,7 +143,7 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
             for message in messages:
                 await respond(text=message.text, blocks=message.blocks, response_type="in_channel",
                               replace_original=False)
-        front.answers.remember(delivered.answer, delivered.conversation_id, posted, delivered.roles)
+        await front.answers.remember(delivered.answer, delivered.conversation_id, posted, delivered.roles)
         if respond is not None:
             await respond(delete_original=True)  # the private copy has done its job
 

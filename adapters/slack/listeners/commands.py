@@ -9,7 +9,7 @@ from slack_bolt.async_app import AsyncApp
 
 from adapters.slack.places import PRIVATE
 from adapters.slack.replies import EphemeralReply
-from cards.mrkdwn import escape
+from cards.block_kit import escape
 
 if TYPE_CHECKING:
     from adapters.slack.front_end import SlackFrontEnd

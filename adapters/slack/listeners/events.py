@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from slack_bolt.async_app import AsyncApp
 
-from adapters.slack.places import PRIVATE, mention_place
-from adapters.slack.replies import EditedReply, StreamedReply
+from adapters.slack.places import mention_place
+from adapters.slack.replies import EditedReply
 
 if TYPE_CHECKING:
     from adapters.slack.front_end import SlackFrontEnd
+
 
 def asker_teams(event: dict, context: Any) -> tuple[str | None, ...]:
     """The Slack teams the asker belongs to: in a channel shared with another organisation, the
@@ -48,7 +49,8 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
 
     @app.event("message")
     async def on_message(event: dict, context: Any) -> None:
-        # Only a person's new top-level DM to the app is a question here: edits, deletions and
+        # Only a person's new top-level DM to the app is a question here (in the agent's
+        # Messages tab every question is one, answered in its own thread): edits, deletions and
         # bot posts are not, channel messages reach us only as mentions, and DM thread replies
         # are taken by the assistant listener.
         if (event.get("channel_type") != "im" or event.get("subtype") or event.get("bot_id")
@@ -57,10 +59,6 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
         question = " ".join((event.get("text") or "").split())
         if not question:
             return
-        channel, ts = event["channel"], event["ts"]
-        reply = StreamedReply(front.client, channel, ts, recipient_user_id=event.get("user"),
-                              recipient_team_id=context.team_id or event.get("team"),
-                              interval=front.update_interval)
-        front.spawn(front.answer(question=question, user_id=event.get("user", ""),
-                                 conversation_id=f"{channel}:{ts}", reply=reply, place=PRIVATE,
-                                 teams=asker_teams(event, context)))
+        front.answer_privately(question=question, channel=event["channel"], thread_ts=event["ts"],
+                               user_id=event.get("user", ""), team_id=context.team_id or event.get("team"),
+                               teams=asker_teams(event, context))

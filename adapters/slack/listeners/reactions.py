@@ -18,7 +18,7 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
         item = event.get("item") or {}
         if value is None or item.get("type") != "message":
             return
-        delivered = front.answers.by_ts(item.get("channel", ""), item.get("ts", ""))
+        delivered = await front.answers.by_ts(item.get("channel", ""), item.get("ts", ""))
         if delivered is None and (not context.bot_user_id or event.get("item_user") != context.bot_user_id):
             return  # a reaction to someone else's message
         if delivered is not None:
