@@ -13,6 +13,7 @@ reads as "not found" (sharing then asks the user to ask again; feedback is still
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -64,9 +65,17 @@ class DeliveredAnswers:
 
     async def remember(self, answer: Answer, conversation_id: str, messages: list[tuple[str, str]],
                        roles: tuple[str, ...] = ()) -> DeliveredAnswer:
-        entry = await self.by_message_id(answer.message_id)
+        entry = self._cache.get(answer.message_id)
         if entry is None:
+            # cached before the first await: a click right after the post must find it
             entry = DeliveredAnswer(answer, conversation_id, roles=roles)
+            self._cache[answer.message_id] = entry
+            record = await self._store(self.records.get, ANSWER, answer.message_id)
+            if record:  # shown before, by another replica or before a restart
+                with contextlib.suppress(KeyError, TypeError, ValueError):
+                    known = DeliveredAnswer.from_record(record)
+                    entry.roles = known.roles
+                    entry.messages[:0] = [m for m in known.messages if m not in entry.messages]
         for key in messages:
             if key not in entry.messages:
                 entry.messages.append(key)

@@ -1,8 +1,12 @@
-"""Block Kit's documented limits, checked on what the app actually sends."""
+"""Block Kit's documented limits, checked on what the app actually sends, and every block read
+back through `slack_sdk.models.blocks` (an unknown block, or one its model rejects, is a problem)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from slack_sdk.errors import SlackObjectFormationError
+from slack_sdk.models.blocks import Block
 
 MAX_BLOCKS = 50
 MAX_MODAL_BLOCKS = 100
@@ -13,6 +17,26 @@ MAX_URL = 3000
 MAX_ACTION_ELEMENTS = 25
 MAX_CONTEXT_ELEMENTS = 10
 MAX_ACTION_ID = 255
+MAX_MARKDOWN = 12_000
+MAX_TABLE_ROWS = 100
+MAX_TABLE_CELLS = 20
+
+
+def model_problems(block: dict[str, Any]) -> list[str]:
+    """What `slack_sdk.models.blocks` says of one block as sent."""
+    model = Block.parse(dict(block))
+    if model is None:
+        return [f"not a block slack_sdk knows: {block.get('type')}"]
+    try:
+        model.validate_json()
+        for element in getattr(model, "elements", None) or []:
+            if hasattr(element, "validate_json"):
+                element.validate_json()
+    except SlackObjectFormationError as exc:
+        return [str(exc)]
+    if model.to_dict() != block:
+        return ["does not read back the same through its model"]
+    return []
 
 
 def limit_violations(blocks: list[dict[str, Any]], max_blocks: int = MAX_BLOCKS) -> list[str]:
@@ -58,6 +82,20 @@ def limit_violations(blocks: list[dict[str, Any]], max_blocks: int = MAX_BLOCKS)
                 problems.append(f"{where}: {len(elements)} action elements")
             for element in elements:
                 check_element(element, where)
+        elif block.get("type") == "markdown":
+            markdown_chars = sum(len(b.get("text", "")) for b in blocks if b.get("type") == "markdown")
+            if markdown_chars > MAX_MARKDOWN:
+                problems.append(f"{markdown_chars} markdown characters in one message (max {MAX_MARKDOWN})")
+        elif block.get("type") == "table":
+            rows = block.get("rows") or []
+            if not 0 < len(rows) <= MAX_TABLE_ROWS or any(not 0 < len(r) <= MAX_TABLE_CELLS for r in rows):
+                problems.append(f"{where}: {len(rows)} rows, up to {max(map(len, rows), default=0)} cells")
+        elif block.get("type") == "context_actions":
+            for element in block.get("elements", []):
+                action_ids.append(element.get("action_id", ""))
+        problems.extend(f"{where}: {p}" for p in model_problems(block))
+    if sum(1 for b in blocks if b.get("type") == "table") > 1:
+        problems.append("more than one table block in one message")
     duplicates = {a for a in action_ids if action_ids.count(a) > 1}
     if duplicates:
         problems.append(f"action_ids not unique in one message: {sorted(duplicates)}")
@@ -66,9 +104,19 @@ def limit_violations(blocks: list[dict[str, Any]], max_blocks: int = MAX_BLOCKS)
 
 def is_final_answer(blocks: list[dict[str, Any]] | None) -> bool:
     """The final answer's last message carries the feedback buttons."""
-    return any(b.get("type") == "actions" and any(e.get("action_id") == "rulebook_feedback_up"
-                                                   for e in b.get("elements", []))
+    return any(b.get("type") == "context_actions" and any(e.get("type") == "feedback_buttons"
+                                                           for e in b.get("elements", []))
                for b in blocks or [])
+
+
+def feedback_values(blocks: list[dict[str, Any]]) -> dict[str, str]:
+    """{"positive": value, "negative": value} of the answer's feedback buttons."""
+    for block in blocks:
+        for element in block.get("elements", []) if block.get("type") == "context_actions" else []:
+            if element.get("type") == "feedback_buttons":
+                return {"positive": element["positive_button"]["value"],
+                        "negative": element["negative_button"]["value"]}
+    raise AssertionError("no feedback buttons")
 
 
 def source_buttons(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -94,10 +94,16 @@ def build_bot_app(settings: Settings, service: Any, events: RecordingSink) -> we
     return app
 
 
-@pytest.fixture
-async def bot(slack_settings: Settings, service: Any, events: RecordingSink,
-              slack_api: SlackApiStandIn) -> AsyncIterator[BotServer]:
-    app = build_bot_app(slack_settings, service, events)
+async def start_bot(settings: Settings, service: Any, events: RecordingSink, slack_api: SlackApiStandIn,
+                    records_path: Path) -> tuple[BotServer, web.AppRunner]:
+    """The bot's server on a free loopback port, its message records in `records_path` (this
+    test's own; a second server on the same path is the same process restarted)."""
+    from adapters.slack.delivered_answers import DeliveredAnswers
+    from bot.message_records import SqliteMessageRecords
+
+    app = build_bot_app(settings, service, events)
+    front = app[SLACK_FRONT_END]
+    front.answers = DeliveredAnswers(SqliteMessageRecords(records_path))
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -105,5 +111,13 @@ async def bot(slack_settings: Settings, service: Any, events: RecordingSink,
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     url = f"http://127.0.0.1:{port}"
     sender = SlackSender(f"{url}/slack/events", SIGNING_SECRET, f"{slack_api.base}/response")
-    yield BotServer(url, app, app[SLACK_FRONT_END], sender)
+    return BotServer(url, app, front, sender), runner
+
+
+@pytest.fixture
+async def bot(slack_settings: Settings, service: Any, events: RecordingSink,
+              slack_api: SlackApiStandIn, tmp_path: Path) -> AsyncIterator[BotServer]:
+    server, runner = await start_bot(slack_settings, service, events, slack_api,
+                                     tmp_path / "message_records.sqlite")
+    yield server
     await runner.cleanup()

@@ -79,6 +79,7 @@ class SlackApiStandIn:
     # --- scripting -------------------------------------------------------------------------
 
     def rate_limit_once(self, method: str, retry_after: int = 1) -> None:
+        """The next call of `method` (or `response_url:<name>`) gets 429 + Retry-After."""
         self._failures[method].append((429, retry_after))
 
     def refuse_once(self, method: str, error: str) -> None:
@@ -143,7 +144,12 @@ class SlackApiStandIn:
 
     async def _response_url(self, request: web.Request) -> web.Response:
         args = await request.json()
-        self._record(Call(f"response_url:{request.match_info['name']}", args, time.monotonic()))
+        method = f"response_url:{request.match_info['name']}"
+        if self._failures[method]:
+            status, retry_after = self._failures[method].popleft()
+            self._record(Call(method, args, time.monotonic(), status))
+            return web.Response(status=status, text="rate_limited", headers={"Retry-After": str(retry_after)})
+        self._record(Call(method, args, time.monotonic()))
         return web.Response(text="ok")
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:

@@ -64,7 +64,7 @@ async def test_a_question_in_an_assistant_thread_streams_with_a_status_and_ends_
     assert limit_violations(final.args["blocks"]) == []
     assert source_buttons(final.args["blocks"])
     await bot.front.drain(timeout=10)
-    delivered = bot.front.answers.by_ts(DM, ts)
+    delivered = await bot.front.answers.by_ts(DM, ts)
     assert delivered.conversation_id == f"{DM}:{thread_ts}"
     # the status updates happened before the answer was complete
     assert all(s.at < final.at for s in slack_api.calls_to("assistant.threads.setStatus"))

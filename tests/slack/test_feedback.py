@@ -1,9 +1,16 @@
-"""Feedback on answers: 👍/👎 buttons and reactions (taking a reaction back retracts it), and the
-Copy button, which opens a dialog with the plain text and logs a copy event."""
+"""Feedback on answers: Slack's feedback buttons (changing one's mind retracts the earlier verdict)
+and 👍/👎 reactions (taking a reaction back retracts it), and the Copy button, which opens a
+dialog with the plain text and logs a copy event."""
 
 from __future__ import annotations
 
-from tests.slack.block_kit_limits import MAX_MODAL_BLOCKS, button, is_final_answer, limit_violations
+from tests.slack.block_kit_limits import (
+    MAX_MODAL_BLOCKS,
+    button,
+    feedback_values,
+    is_final_answer,
+    limit_violations,
+)
 from tests.slack.conftest import QUESTION
 from tests.slack.slack_api_stand_in import BOT_USER_ID
 
@@ -19,7 +26,7 @@ async def answer_in_channel(bot, slack_api, ts: str):
 
     update = (await slack_api.wait_for(final))[-1]
     await bot.front.drain(timeout=10)
-    return update, bot.front.answers.by_ts(CHANNEL, update.args["ts"])
+    return update, await bot.front.answers.by_ts(CHANNEL, update.args["ts"])
 
 
 def reaction(kind: str, name: str, ts: str, user: str = "U0BOB", item_user: str = BOT_USER_ID) -> dict:
@@ -50,20 +57,34 @@ async def test_reactions_on_an_answer_are_feedback_and_removing_one_retracts_it(
     assert feedback[0].user_hash != feedback[1].user_hash
 
 
-async def test_a_feedback_button_click_is_logged_and_thanked(bot, slack_api, events):
+async def test_feedback_buttons_are_logged_and_changing_ones_mind_retracts_the_earlier_verdict(
+        bot, slack_api, events):
     update, delivered = await answer_in_channel(bot, slack_api, "1700000011.000100")
-    down = button(update.args["blocks"], "rulebook_feedback_down")
-    status, _, seconds = await bot.sender.block_action(
-        {"action_id": "rulebook_feedback_down", "value": down["value"]},
-        message={"ts": update.args["ts"], "blocks": update.args["blocks"]}, response_name="fb")
-    assert status == 200 and seconds < 3.0
+    assert limit_violations(update.args["blocks"]) == []
+    values = feedback_values(update.args["blocks"])
+    message = {"ts": update.args["ts"], "blocks": update.args["blocks"]}
+
+    async def press(verdict: str, user: str = "U0ALICE", name: str = "fb") -> None:
+        status, _, seconds = await bot.sender.block_action(
+            {"type": "feedback_buttons", "action_id": "rulebook_feedback", "value": values[verdict]},
+            message=message, user=user, response_name=name)
+        assert status == 200 and seconds < 3.0
+
+    await press("negative")
     thanks = await slack_api.wait_for(lambda: slack_api.calls_to("response_url:fb"))
     assert thanks[0].args["response_type"] == "ephemeral"
+    await press("positive")  # changed her mind
+    await press("positive")  # and took it back
+    await press("negative", user="U0BOB", name="fb2")  # someone else's verdict stands apart
+    await bot.front.drain(timeout=5)
+
     feedback = events.of_kind("feedback")
-    assert len(feedback) == 1
-    assert feedback[0].data == {"value": "negative", "via": "button", "retracted": False}
-    assert feedback[0].message_id == delivered.answer.message_id
-    assert feedback[0].conversation_id == f"{CHANNEL}:1700000011.000100"
+    assert [(e.data["value"], e.data["retracted"]) for e in feedback] == [
+        ("negative", False), ("negative", True), ("positive", False), ("positive", True), ("negative", False)]
+    assert all(e.data["via"] == "button" for e in feedback)
+    assert {e.message_id for e in feedback} == {delivered.answer.message_id}
+    assert {e.conversation_id for e in feedback} == {f"{CHANNEL}:1700000011.000100"}
+    assert len({e.user_hash for e in feedback[:4]}) == 1 and feedback[4].user_hash != feedback[0].user_hash
 
 
 async def test_copy_opens_a_dialog_with_the_plain_text_and_logs_a_copy(bot, slack_api, events):
@@ -90,10 +111,11 @@ async def test_copy_opens_a_dialog_with_the_plain_text_and_logs_a_copy(bot, slac
     assert copies[0].platform == "slack"
 
 
-async def test_copy_still_works_for_an_answer_this_process_no_longer_holds(bot, slack_api, events):
+async def test_copy_reads_the_posted_blocks_when_the_store_has_no_record(bot, slack_api, events):
     update, delivered = await answer_in_channel(bot, slack_api, "1700000013.000100")
     copy = button(update.args["blocks"], "rulebook_copy")
-    bot.front.answers = type(bot.front.answers)()  # as after a restart
+    bot.front.answers.forget_cache()
+    bot.front.answers.records.delete("slack-answer", delivered.answer.message_id)  # expired
     await bot.sender.block_action({"action_id": "rulebook_copy", "value": copy["value"]},
                                   message={"ts": update.args["ts"], "blocks": update.args["blocks"]})
     opened = (await slack_api.wait_for(lambda: slack_api.calls_to("views.open")))[0]

@@ -59,7 +59,7 @@ async def test_a_mention_streams_into_its_thread_and_ends_with_the_final_blocks(
 
     blocks = final.args["blocks"]
     assert limit_violations(blocks) == []
-    delivered = bot.front.answers.by_ts(CHANNEL, ts)
+    delivered = await bot.front.answers.by_ts(CHANNEL, ts)
     assert delivered is not None
     assert delivered.conversation_id == f"{CHANNEL}:1700000000.000100"
     expected = bot.front.messages_for(delivered.answer, delivered.conversation_id, delivered.roles)
@@ -70,7 +70,7 @@ async def test_a_mention_streams_into_its_thread_and_ends_with_the_final_blocks(
 async def test_a_follow_up_in_the_thread_sees_the_first_exchange(bot, slack_api, service):
     first = mention(QUESTION, "1700000000.000200")
     _, first_final, first_ts = await answered(bot, slack_api, first)
-    first_answer = bot.front.answers.by_ts(CHANNEL, first_ts).answer
+    first_answer = (await bot.front.answers.by_ts(CHANNEL, first_ts)).answer
 
     follow_up = mention("And with cufflinks?", "1700000000.000300", thread_ts="1700000000.000200")
     _, second_final, second_ts = await answered(bot, slack_api, follow_up)

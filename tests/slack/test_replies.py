@@ -14,8 +14,8 @@ from cards.block_kit import SlackMessage
 from config.settings import Settings
 
 INTERVAL = 0.25
-FINAL = [SlackMessage(text="final", blocks=[{"type": "section", "text": {"type": "mrkdwn", "text": "final"}}]),
-         SlackMessage(text="part 2", blocks=[{"type": "section", "text": {"type": "mrkdwn", "text": "part 2"}}])]
+FINAL = [SlackMessage(text="final", blocks=[{"type": "markdown", "text": "final"}]),
+         SlackMessage(text="part 2", blocks=[{"type": "markdown", "text": "part 2"}])]
 
 
 @pytest.fixture

@@ -102,10 +102,10 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
             text = plain_answer(delivered.answer)
         else:
             text = text_from_blocks((body.get("message") or {}).get("blocks") or [])
-        # trigger_id is valid for 3 seconds: open the dialog before anything else
-        await client.views_open(trigger_id=body["trigger_id"], view=copy_modal(text, ref))
         front.usage.emit("copy", user_id=body["user"]["id"], conversation_id=ref.conversation_id,
                          message_id=ref.message_id, characters=len(text))
+        # trigger_id is valid for 3 seconds: nothing slow between the click and the dialog
+        await client.views_open(trigger_id=body["trigger_id"], view=copy_modal(text, ref))
 
     @app.action(ACTION_SHARE)
     async def share(ack: Any, body: dict, action: dict, respond: Any, client: Any) -> None:
