@@ -20,6 +20,7 @@ def test_every_event_the_app_listens_to_is_subscribed_with_its_scope():
     data = manifest()
     events = set(data["settings"]["event_subscriptions"]["bot_events"])
     assert events == {"app_mention", "message.im", "reaction_added", "reaction_removed",
+                      "app_home_opened", "app_context_changed",
                       "assistant_thread_started", "assistant_thread_context_changed"}
     scopes = set(data["oauth_config"]["scopes"]["bot"])
     assert {"app_mentions:read", "chat:write", "commands", "im:history", "reactions:read",
@@ -28,8 +29,10 @@ def test_every_event_the_app_listens_to_is_subscribed_with_its_scope():
     assert {"users:read", "users:read.email"} <= scopes
     # conversations.info: whether a "Share in channel" destination reaches outside the workspace
     assert {"channels:read", "groups:read", "im:read", "mpim:read"} <= scopes
-    # assistant:write is only granted to apps with the assistant view
-    assert data["features"]["assistant_view"]["assistant_description"]
+    # assistant:write is only granted to AI apps: the agent experience (the Messages tab)
+    assert data["features"]["agent_view"]["agent_description"]
+    assert data["features"]["app_home"]["messages_tab_enabled"] is True
+    assert data["features"]["app_home"]["messages_tab_read_only_enabled"] is False
 
 
 def test_the_command_events_and_interactivity_all_go_to_the_one_endpoint():
