@@ -28,6 +28,7 @@ log = logging.getLogger("rulebook.slack")
 ANSWER = "slack-answer"  # key: message id -> the answer and where it was shown
 MESSAGE = "slack-message"  # key: "channel:ts" -> message id
 FEEDBACK = "slack-feedback"  # key: "message id:user hash" -> the user's current feedback
+REQUEST = "slack-request"  # key: an event id or trigger id -> seen (redeliveries and replays)
 
 
 @dataclass
@@ -119,6 +120,15 @@ class DeliveredAnswers:
             await self._store(self.records.delete, FEEDBACK, key)
         else:
             await self._store(self.records.put, FEEDBACK, key, {"value": value})
+
+    async def first_sight(self, request_key: str) -> bool:
+        """True the first time any replica asks about this request (an event id or a trigger id);
+        a store that is down says True: answering twice beats not answering. Two replicas asking
+        in the same instant may both hear True (the check and the mark are two calls)."""
+        if await self._store(self.records.get, REQUEST, request_key):
+            return False
+        await self._store(self.records.put, REQUEST, request_key, {"seen": True})
+        return True
 
     def forget_cache(self) -> None:
         """Drop the in-process cache (as a restart would); the store keeps everything."""

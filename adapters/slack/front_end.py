@@ -151,12 +151,16 @@ class SlackFrontEnd:
         if isinstance(body, dict):
             key = body.get("event_id") or (f"trigger:{body['trigger_id']}" if body.get("trigger_id") else None)
         if key:
+            # this process first (no await between check and mark), then every replica's store
             if key in self._seen_events:
                 log.info("skipped a Slack request seen before (%s)", key[:40])
                 return BoltResponse(status=200, body="")
             self._seen_events[key] = None
             while len(self._seen_events) > 5000:
                 self._seen_events.popitem(last=False)
+            if not await self.answers.first_sight(key):
+                log.info("skipped a Slack request another replica has seen (%s)", key[:40])
+                return BoltResponse(status=200, body="")
         return await next()
 
     async def _retrying_respond(self, context: Any, body: dict, next: Callable[[], Awaitable[Any]]) -> Any:

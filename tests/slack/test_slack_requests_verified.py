@@ -129,3 +129,27 @@ async def test_a_replayed_signed_event_is_answered_once(bot, slack_api):
     await slack_api.wait_for(lambda: slack_api.calls_to("chat.postMessage"))
     await bot.front.drain(timeout=10)
     assert len(slack_api.calls_to("chat.postMessage")) == 1
+
+
+async def test_a_command_replayed_to_another_replica_is_answered_once(bot, slack_settings, service, events,
+                                                                      slack_api, tmp_path):
+    from tests.slack.conftest import start_bot
+
+    other, runner = await start_bot(slack_settings, service, events, slack_api,
+                                    tmp_path / "message_records.sqlite")  # the same shared store
+    try:
+        body = urlencode({
+            "token": "legacy-unused", "team_id": "T0TEST", "channel_id": "C0CHAN", "user_id": "U0ALICE",
+            "command": "/rulebook", "text": QUESTION, "api_app_id": "A0APP",
+            "response_url": f"{bot.sender.response_base}/replica", "trigger_id": "trigger.replica-1"})
+        now = int(time.time())
+        for sender in (bot.sender, other.sender):
+            status, _, _ = await sender.post(body, "application/x-www-form-urlencoded", timestamp=now,
+                                             signature=sign(body, SIGNING_SECRET, now))
+            assert status == 200
+        await slack_api.wait_for(lambda: slack_api.calls_to("chat.postEphemeral"))
+        await bot.front.drain(timeout=10)
+        await other.front.drain(timeout=10)
+        assert len(slack_api.calls_to("chat.postEphemeral")) == 1
+    finally:
+        await runner.cleanup()
