@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from slack_sdk.errors import SlackApiError
@@ -46,7 +46,7 @@ LOADING_MESSAGES = ["Searching the rulebooks…", "Reading the relevant sections
 class Reply(Protocol):
     async def begin(self, status: str) -> None: ...
     async def status(self, text: str) -> None: ...
-    async def task(self, step: str, title: str, state: str, sources: list[StepSource] = ()) -> None: ...
+    async def task(self, step: str, title: str, state: str, sources: Sequence[StepSource] = ()) -> None: ...
     async def token(self, text: str) -> None: ...
     async def finish(self, messages: list[SlackMessage]) -> Posted: ...
 
@@ -150,7 +150,7 @@ class EditedReply:
         self.status_text = text
         self._throttle.changed()
 
-    async def task(self, step: str, title: str, state: str, sources: list[StepSource] = ()) -> None:
+    async def task(self, step: str, title: str, state: str, sources: Sequence[StepSource] = ()) -> None:
         return None  # the status line shows the current step
 
     async def token(self, text: str) -> None:
@@ -228,7 +228,7 @@ class StreamedReply:
         if self._fallback is not None:
             await self._fallback.status(text)
 
-    async def task(self, step: str, title: str, state: str, sources: list[StepSource] = ()) -> None:
+    async def task(self, step: str, title: str, state: str, sources: Sequence[StepSource] = ()) -> None:
         """A step of the agent: `in_progress` when it starts, `complete` or `error` when it ends."""
         chunk = TaskUpdateChunk(id=step, title=_task_title(title), status=state,
                                 sources=self._sources(sources) or None).to_dict()
@@ -237,7 +237,7 @@ class StreamedReply:
             self.pending.append(chunk)
             self._throttle.changed()
 
-    def _sources(self, sources: list[StepSource]) -> list[UrlSourceElement]:
+    def _sources(self, sources: Sequence[StepSource]) -> list[UrlSourceElement]:
         if self.source_url is None:
             return []
         return [UrlSourceElement(url=self.source_url(s), text=_task_title(source_label(s)))
@@ -366,7 +366,7 @@ class EphemeralReply:
     async def status(self, text: str) -> None:
         return None
 
-    async def task(self, step: str, title: str, state: str, sources: list[StepSource] = ()) -> None:
+    async def task(self, step: str, title: str, state: str, sources: Sequence[StepSource] = ()) -> None:
         return None
 
     async def token(self, text: str) -> None:

@@ -170,3 +170,16 @@ async def test_a_rate_limited_response_url_post_is_retried(bot, slack_api):
     limited = [c for c in slack_api.calls_to("response_url:busy") if c.status == 429]
     assert len(limited) == 1 and calls[0].at - limited[0].at >= 0.9
     assert is_final_answer(calls[0].args["blocks"])
+
+
+async def test_a_stream_that_expired_before_it_was_stopped_still_ends_as_the_final_answer(bot, slack_api):
+    slack_api.refuse_once("chat.stopStream", "message_not_in_streaming_state")
+    await bot.sender.event(dm(QUESTION, "1700000500.000100"))
+    start = (await slack_api.wait_for(lambda: slack_api.calls_to("chat.startStream")))[0]
+    final = await slack_api.wait_for(lambda: final_update(slack_api, start.response["ts"]))
+    stop = slack_api.calls_to("chat.stopStream")[0]
+    assert stop.response["error"] == "message_not_in_streaming_state" and final.at > stop.at
+    assert limit_violations(final.args["blocks"]) == [] and source_buttons(final.args["blocks"])
+    # every append stayed within Slack's 12,000 characters
+    assert all(sum(len(c.get("text", "")) for c in call.args.get("chunks") or [] if c["type"] == "markdown_text")
+               <= 12_000 for call in slack_api.calls if call.method in STREAM_METHODS)
