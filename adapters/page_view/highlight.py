@@ -1,0 +1,259 @@
+"""Where a quoted span sits on a page: rectangles from pdfium's character boxes.
+
+The quote comes from the index, whose text went through the indexer's repair (pdfium's U+FFFE
+line-break hyphens kept as hyphens, soft hyphens dropped, white space collapsed, ligatures as
+their letters); the page's characters are raw. Both sides are compared by their letters and
+digits only, NFKC-folded and case-folded (as `bot.citation_pages` locates quotes in chunks), so
+none of that — nor a line break, a hyphen at a line end or "ﬁ" — matters for where the words are.
+
+A whole quote found verbatim is the common case. Otherwise (a quote that runs over a page break,
+a sentence the repair changed) the quote is cut into overlapping probes; the probes found on the
+page at one consistent offset mark the span, and its ends are extended letter by letter. So a
+span across a page break highlights its first part on one page and the rest on the next.
+
+A table citation quotes rows as "cell, cell; cell, cell": when the cited chunk holds a table,
+each row's cells are found on one horizontal band of the page and each cell is boxed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from adapters.page_view.pdf_pages import Box, PageChars
+
+PROBE = 16
+STRIDE = 8
+DIFF_TOLERANCE = 40  # alnum characters the page may add or drop inside one span
+MIN_COVERAGE = 0.25  # of the quote's letters, or a span is not claimed at all
+SEGMENT_SEPARATOR = " … "  # how `Citation.quote` joins several quotes of one chunk and page
+_SKIP = {"\ufffe", "\u00ad", "\x02"}
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A highlight rectangle in PDF points (origin bottom-left)."""
+
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+    def contains_centre(self, box: Box) -> bool:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return self.left <= cx <= self.right and self.bottom <= cy <= self.top
+
+
+@dataclass(frozen=True)
+class Highlight:
+    rects: tuple[Rect, ...]
+    covered: float  # share of the quote's letters and digits found on this page
+    continues_after: bool  # the quote goes on past this page's part
+    began_before: bool  # the quote started before this page's part
+    kind: str = "text"  # text | table
+
+    @property
+    def found(self) -> bool:
+        return bool(self.rects)
+
+
+NO_HIGHLIGHT = Highlight((), 0.0, False, False)
+
+
+def fold(text: str) -> tuple[str, list[int]]:
+    """Letters and digits of `text`, NFKC- and case-folded, with the index each came from."""
+    out: list[str] = []
+    where: list[int] = []
+    for index, ch in enumerate(text):
+        if ch in _SKIP or ch.isspace():
+            continue
+        for c in unicodedata.normalize("NFKC", ch).casefold():
+            if c.isalnum():
+                out.append(c)
+                where.append(index)
+    return "".join(out), where
+
+
+def _occurrences(haystack: str, needle: str, limit: int = 8) -> list[int]:
+    found: list[int] = []
+    at = haystack.find(needle)
+    while at >= 0 and len(found) < limit:
+        found.append(at)
+        at = haystack.find(needle, at + 1)
+    return found
+
+
+def match_span(page: str, quote: str) -> tuple[int, int, int, int] | None:
+    """(page start, page end, quote start, quote end) in folded characters, or None."""
+    if not quote or not page:
+        return None
+    at = page.find(quote)
+    if at >= 0:
+        return at, at + len(quote), 0, len(quote)
+    size = min(PROBE, len(quote))
+    starts = list(range(0, max(1, len(quote) - size + 1), STRIDE))
+    if starts[-1] != len(quote) - size:
+        starts.append(len(quote) - size)
+    hits: list[tuple[int, int]] = []  # (quote position, page position)
+    for q in starts:
+        for p in _occurrences(page, quote[q:q + size]):
+            hits.append((q, p))
+    if not hits:
+        return None
+    votes: Counter[int] = Counter()
+    for q, p in hits:
+        votes[(p - q) // DIFF_TOLERANCE] += 1
+        votes[(p - q) // DIFF_TOLERANCE + 1] += 1
+    bucket = votes.most_common(1)[0][0]
+    low, high = (bucket - 1) * DIFF_TOLERANCE, (bucket + 1) * DIFF_TOLERANCE
+    chosen: dict[int, int] = {}
+    for q, p in hits:
+        if low <= p - q < high and q not in chosen:
+            chosen[q] = p
+    if not chosen:
+        return None
+    q_first, q_last = min(chosen), max(chosen)
+    p_start, p_end = chosen[q_first], chosen[q_last] + size
+    q_start, q_end = q_first, q_last + size
+    while q_start > 0 and p_start > 0 and page[p_start - 1] == quote[q_start - 1]:
+        p_start, q_start = p_start - 1, q_start - 1
+    while q_end < len(quote) and p_end < len(page) and page[p_end] == quote[q_end]:
+        p_end, q_end = p_end + 1, q_end + 1
+    if (q_end - q_start) < MIN_COVERAGE * len(quote) and len(chosen) < 3:
+        return None
+    return p_start, p_end, q_start, q_end
+
+
+def _visible(box: Box) -> bool:
+    return box[2] - box[0] > 0.01 and box[3] - box[1] > 0.01
+
+
+def line_rects(boxes: Sequence[Box], indices: Iterable[int]) -> list[Rect]:
+    """The boxes of these characters (in reading order) merged into one rectangle per line."""
+    rects: list[list[float]] = []
+    for index in sorted(set(indices)):
+        box = boxes[index]
+        if not _visible(box):
+            continue
+        if rects:
+            r = rects[-1]
+            height = min(r[3] - r[1], box[3] - box[1])
+            overlap = min(r[3], box[3]) - max(r[1], box[1])
+            same_line = overlap > 0.5 * height and box[0] >= r[0] - 2 and box[0] - r[2] < 40
+            if same_line:
+                r[0], r[1], r[2], r[3] = min(r[0], box[0]), min(r[1], box[1]), max(r[2], box[2]), max(r[3], box[3])
+                continue
+        rects.append(list(box))
+    return [Rect(*r) for r in rects]
+
+
+def _text_highlight(chars: PageChars, page_folded: str, where: list[int], quote: str) -> Highlight:
+    rects: list[Rect] = []
+    total = covered = 0
+    continues = began = False
+    for segment in [s for s in quote.split(SEGMENT_SEPARATOR) if s.strip()]:
+        folded, _ = fold(segment)
+        if not folded:
+            continue
+        total += len(folded)
+        span = match_span(page_folded, folded)
+        if span is None:
+            continue
+        p_start, p_end, q_start, q_end = span
+        covered += q_end - q_start
+        continues = continues or q_end < len(folded)
+        began = began or q_start > 0
+        first, last = where[p_start], where[p_end - 1]
+        rects += line_rects(chars.boxes, range(first, last + 1))
+    if not rects or not total:
+        return NO_HIGHLIGHT
+    return Highlight(tuple(rects), covered / total, continues, began)
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+def table_rows(quote: str, tables_csv: Sequence[str]) -> list[list[str]]:
+    """The quoted rows, as cells, when the quote is made of rows of the chunk's tables."""
+    known: set[tuple[str, ...]] = set()
+    for table in tables_csv:
+        for row in csv.reader(io.StringIO(table)):
+            cells = tuple(fold(c)[0] for c in row if fold(c)[0])
+            if cells:
+                known.add(cells)
+    if not known:
+        return []
+    rows: list[list[str]] = []
+    for segment in quote.split(SEGMENT_SEPARATOR):
+        for raw in segment.split("; "):
+            cells = [c.strip() for c in raw.split(", ") if c.strip()]
+            if ":" in raw and all(": " in c for c in cells):  # "header: cell" form
+                cells = [c.split(": ", 1)[1] for c in cells]
+            folded = {fold(c)[0] for c in cells if fold(c)[0]}
+            if folded and any(folded <= set(row) for row in known):
+                rows.append(cells)
+    return rows
+
+
+def _band(boxes: Sequence[Box], where: list[int], start: int, end: int) -> tuple[float, float]:
+    ys = [(boxes[where[i]][1], boxes[where[i]][3]) for i in range(start, end) if _visible(boxes[where[i]])]
+    if not ys:
+        return 0.0, 0.0
+    return min(y for y, _ in ys), max(y for _, y in ys)
+
+
+def _table_highlight(chars: PageChars, page_folded: str, where: list[int], rows: list[list[str]]) -> Highlight:
+    rects: list[Rect] = []
+    wanted = found = 0
+    for cells in rows:
+        folded = [fold(c)[0] for c in cells if fold(c)[0]]
+        wanted += len(folded)
+        if not folded:
+            continue
+        anchor = max(folded, key=len)
+        best: list[tuple[int, int]] = []
+        for at in _occurrences(page_folded, anchor, 40):
+            low, high = _band(chars.boxes, where, at, at + len(anchor))
+            picked = [(at, at + len(anchor))]
+            for cell in folded:
+                if cell == anchor:
+                    continue
+                for p in _occurrences(page_folded, cell, 80):
+                    c_low, c_high = _band(chars.boxes, where, p, p + len(cell))
+                    if min(high, c_high) - max(low, c_low) > 0.3 * min(high - low, c_high - c_low):
+                        picked.append((p, p + len(cell)))
+                        break
+            if len(picked) > len(best):
+                best = picked
+        found += len(best)
+        for start, end in best:
+            cell_rects = line_rects(chars.boxes, range(where[start], where[end - 1] + 1))
+            if cell_rects:
+                rects.append(Rect(min(r.left for r in cell_rects), min(r.bottom for r in cell_rects),
+                                  max(r.right for r in cell_rects), max(r.top for r in cell_rects)))
+    if not rects or not wanted:
+        return NO_HIGHLIGHT
+    return Highlight(tuple(rects), found / wanted, False, False, kind="table")
+
+
+def highlight(chars: PageChars, quote: str, tables_csv: Sequence[str] = ()) -> Highlight:
+    """The rectangles of `quote` on this page (empty when it is not there)."""
+    if not quote.strip() or not chars.text:
+        return NO_HIGHLIGHT
+    page_folded, where = fold(chars.text)
+    rows = table_rows(quote, tables_csv) if tables_csv else []
+    if rows:
+        table = _table_highlight(chars, page_folded, where, rows)
+        if table.found:
+            return table
+    return _text_highlight(chars, page_folded, where, quote)
+
+
+def read_back(chars: PageChars, rects: Sequence[Rect], pad: float = 0.0) -> str:
+    """The text of the characters whose centres lie inside the rectangles, in reading order."""
+    grown = [Rect(r.left - pad, r.bottom - pad, r.right + pad, r.top + pad) for r in rects]
+    return "".join(ch for ch, box in zip(chars.text, chars.boxes, strict=False)
+                   if _visible(box) and any(r.contains_centre(box) for r in grown))
