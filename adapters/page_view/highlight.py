@@ -29,7 +29,8 @@ from adapters.page_view.pdf_pages import Box, PageChars
 PROBE = 16
 STRIDE = 8
 DIFF_TOLERANCE = 40  # alnum characters the page may add or drop inside one span
-MIN_COVERAGE = 0.25  # of the quote's letters, or a span is not claimed at all
+MIN_COVERAGE = 0.25
+SPANNED_CELL_REACH = 120.0  # points above or below a row where a cell spanning rows may sit  # of the quote's letters, or a span is not claimed at all
 SEGMENT_SEPARATOR = " … "  # how `Citation.quote` joins several quotes of one chunk and page
 _SKIP = {"\ufffe", "\u00ad", "\x02"}
 
@@ -176,61 +177,125 @@ def _text_highlight(chars: PageChars, page_folded: str, where: list[int], quote:
 
 # -- tables ------------------------------------------------------------------------------------
 
-def table_rows(quote: str, tables_csv: Sequence[str]) -> list[list[str]]:
-    """The quoted rows, as cells, when the quote is made of rows of the chunk's tables."""
-    known: set[tuple[str, ...]] = set()
-    for table in tables_csv:
-        for row in csv.reader(io.StringIO(table)):
-            cells = tuple(fold(c)[0] for c in row if fold(c)[0])
-            if cells:
-                known.add(cells)
-    if not known:
-        return []
+def _csv_rows(tables_csv: Sequence[str]) -> list[list[str]]:
     rows: list[list[str]] = []
+    for table in tables_csv:
+        rows += [[c for c in row if c.strip()] for row in csv.reader(io.StringIO(table))]
+    return [r for r in rows if r]
+
+
+def table_rows(quote: str, tables_csv: Sequence[str]) -> tuple[list[list[str]], list[str]]:
+    """The quoted rows, as the table's own cells, when the quote is made of rows of the chunk's
+    tables. The gate writes a row as "cell, cell" (or "header: cell; …"), and a cell may hold a
+    comma itself, so a quoted row is recognised by its letters and digits against the CSV rows."""
+    rows = _csv_rows(tables_csv)
+    if not rows:
+        return [], [quote]
+    header = rows[0]
+    by_fold: dict[str, list[str]] = {}
+    for row in rows:
+        by_fold.setdefault(fold("".join(row))[0], row)
+        labelled = "".join(f"{h}{c}" for h, c in zip(header, row, strict=False))
+        by_fold.setdefault(fold(labelled)[0], row)
+    found: list[list[str]] = []
+    prose: list[str] = []
     for segment in quote.split(SEGMENT_SEPARATOR):
-        for raw in segment.split("; "):
-            cells = [c.strip() for c in raw.split(", ") if c.strip()]
-            if ":" in raw and all(": " in c for c in cells):  # "header: cell" form
-                cells = [c.split(": ", 1)[1] for c in cells]
-            folded = {fold(c)[0] for c in cells if fold(c)[0]}
-            if folded and any(folded <= set(row) for row in known):
-                rows.append(cells)
-    return rows
+        pieces = segment.split("; ")
+        i = 0
+        rows_before = len(found)
+        while i < len(pieces):
+            # a cell may hold "; " too: take the shortest run of pieces that is a whole row
+            for j in range(i + 1, min(len(pieces), i + 4) + 1):
+                row = by_fold.get(fold("".join(pieces[i:j]))[0])
+                if row is not None:
+                    found.append(row)
+                    i = j
+                    break
+            else:
+                i += 1
+        if len(found) == rows_before and segment.strip():
+            prose.append(segment)  # a sentence quoted beside the rows
+    return found, prose
 
 
-def _band(boxes: Sequence[Box], where: list[int], start: int, end: int) -> tuple[float, float]:
-    ys = [(boxes[where[i]][1], boxes[where[i]][3]) for i in range(start, end) if _visible(boxes[where[i]])]
+def _common_prefix(page: str, p: int, cell: str, q: int) -> int:
+    n = 0
+    while p + n < len(page) and q + n < len(cell) and page[p + n] == cell[q + n]:
+        n += 1
+    return n
+
+
+def _cell_fragments(page: str, cell: str, at: int, window: int = 900) -> list[tuple[int, int]] | None:
+    """A cell that starts at `at`, as contiguous runs of the page: a cell that wraps over lines is
+    interleaved, in pdfium's order, with the lines of its neighbours."""
+    fragments: list[tuple[int, int]] = []
+    q, p = 0, at
+    while q < len(cell) and len(fragments) < 8:
+        n = _common_prefix(page, p, cell, q)
+        if n == 0:
+            return None
+        fragments.append((p, p + n))
+        q += n
+        if q >= len(cell):
+            break
+        rest = cell[q:q + min(6, len(cell) - q)]
+        p = page.find(rest, p + n, at + window)
+        if p < 0:
+            return None
+    return fragments
+
+
+def _band(boxes: Sequence[Box], where: list[int], fragments: list[tuple[int, int]]) -> tuple[float, float]:
+    ys = [(boxes[where[i]][1], boxes[where[i]][3]) for start, end in fragments for i in range(start, end)
+          if _visible(boxes[where[i]])]
     if not ys:
         return 0.0, 0.0
     return min(y for y, _ in ys), max(y for _, y in ys)
+
+
+def _cell_candidates(page: str, cell: str, limit: int) -> list[list[tuple[int, int]]]:
+    out = []
+    for at in _occurrences(page, cell[:8], limit):
+        fragments = _cell_fragments(page, cell, at)
+        if fragments:
+            out.append(fragments)
+    return out
 
 
 def _table_highlight(chars: PageChars, page_folded: str, where: list[int], rows: list[list[str]]) -> Highlight:
     rects: list[Rect] = []
     wanted = found = 0
     for cells in rows:
-        folded = [fold(c)[0] for c in cells if fold(c)[0]]
+        folded = [f for f in (fold(c)[0] for c in cells) if f]
         wanted += len(folded)
         if not folded:
             continue
         anchor = max(folded, key=len)
-        best: list[tuple[int, int]] = []
-        for at in _occurrences(page_folded, anchor, 40):
-            low, high = _band(chars.boxes, where, at, at + len(anchor))
-            picked = [(at, at + len(anchor))]
+        best: list[list[tuple[int, int]]] = []
+        for anchored in _cell_candidates(page_folded, anchor, 40):
+            low, high = _band(chars.boxes, where, anchored)
+            picked = [anchored]
             for cell in folded:
                 if cell == anchor:
                     continue
-                for p in _occurrences(page_folded, cell, 80):
-                    c_low, c_high = _band(chars.boxes, where, p, p + len(cell))
+                # on the row's band; else the nearest one above or below: a cell spanning rows
+                nearest: tuple[float, list[tuple[int, int]]] | None = None
+                for fragments in _cell_candidates(page_folded, cell, 80):
+                    c_low, c_high = _band(chars.boxes, where, fragments)
                     if min(high, c_high) - max(low, c_low) > 0.3 * min(high - low, c_high - c_low):
-                        picked.append((p, p + len(cell)))
+                        nearest = (0.0, fragments)
                         break
+                    gap = max(c_low - high, low - c_high)
+                    if gap < SPANNED_CELL_REACH and (nearest is None or gap < nearest[0]):
+                        nearest = (gap, fragments)
+                if nearest is not None:
+                    picked.append(nearest[1])
             if len(picked) > len(best):
                 best = picked
         found += len(best)
-        for start, end in best:
-            cell_rects = line_rects(chars.boxes, range(where[start], where[end - 1] + 1))
+        for fragments in best:
+            cell_rects = [r for start, end in fragments
+                          for r in line_rects(chars.boxes, range(where[start], where[end - 1] + 1))]
             if cell_rects:
                 rects.append(Rect(min(r.left for r in cell_rects), min(r.bottom for r in cell_rects),
                                   max(r.right for r in cell_rects), max(r.top for r in cell_rects)))
@@ -244,12 +309,15 @@ def highlight(chars: PageChars, quote: str, tables_csv: Sequence[str] = ()) -> H
     if not quote.strip() or not chars.text:
         return NO_HIGHLIGHT
     page_folded, where = fold(chars.text)
-    rows = table_rows(quote, tables_csv) if tables_csv else []
-    if rows:
-        table = _table_highlight(chars, page_folded, where, rows)
-        if table.found:
-            return table
-    return _text_highlight(chars, page_folded, where, quote)
+    rows, prose = table_rows(quote, tables_csv) if tables_csv else ([], [quote])
+    table = _table_highlight(chars, page_folded, where, rows) if rows else NO_HIGHLIGHT
+    if not table.found:
+        return _text_highlight(chars, page_folded, where, quote)
+    if not prose:
+        return table
+    text = _text_highlight(chars, page_folded, where, SEGMENT_SEPARATOR.join(prose))
+    return Highlight(table.rects + text.rects, min(table.covered, text.covered) if text.found else table.covered,
+                     text.continues_after, text.began_before, kind="table")
 
 
 def read_back(chars: PageChars, rects: Sequence[Rect], pad: float = 0.0) -> str:
