@@ -24,7 +24,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adapters.page_view.highlight import SEGMENT_SEPARATOR, Highlight, fold, highlight, read_back, table_rows
+from adapters.page_view.highlight import (
+    SEGMENT_SEPARATOR,
+    Highlight,
+    fold,
+    fold_page,
+    highlight,
+    read_back,
+    table_rows,
+)
 from adapters.page_view.pdf_pages import PageOutOfRange, page_chars, pdf_info
 from bot.answer import Citation
 
@@ -75,13 +83,13 @@ def check_citation(citation: Citation, knowledge: Any, roles: Sequence[str] = ()
         marks.append(mark)
         result.pages_read.append(page)
         texts.append(read_back(chars, mark.rects))
-        cell_texts += [fold(read_back(chars, [rect]))[0] for rect in mark.rects]
+        cell_texts += [fold_page(read_back(chars, [rect]))[0] for rect in mark.rects]
         if not mark.continues_after or page - citation.page >= 2:
             break
         page += 1
     found = [m for m in marks if m.found]
     result.kind = found[0].kind if found else "missing"
-    got = fold("".join(texts))[0]
+    got = fold_page("".join(texts))[0]
     if result.kind == "table":
         rows, prose = table_rows(citation.quote, chunk.tables_csv)
         wanted = [c for row in rows for c in row] + prose

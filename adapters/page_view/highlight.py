@@ -18,6 +18,7 @@ each row's cells are found on one horizontal band of the page and each cell is b
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import unicodedata
 from collections import Counter
@@ -25,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from adapters.page_view.pdf_pages import Box, PageChars
+from indexing.text_repair import repair_line
 
 PROBE = 16
 STRIDE = 8
@@ -77,6 +79,36 @@ def fold(text: str) -> tuple[str, list[int]]:
                 out.append(c)
                 where.append(index)
     return "".join(out), where
+
+
+def fold_page(text: str) -> tuple[str, list[int]]:
+    """`fold` of a page's raw text after the indexer's line repair (mojibake undone), each folded
+    character still pointing at the raw character it came from."""
+    out: list[str] = []
+    where: list[int] = []
+    start = 0
+    for line in text.split("\r\n"):
+        repaired = repair_line(line) if not line.isascii() else line
+        if repaired == line:
+            folded, at = fold(line)
+            out.append(folded)
+            where += [start + i for i in at]
+        else:
+            mapping = _alignment(line, repaired)
+            folded, at = fold(repaired)
+            out.append(folded)
+            where += [start + mapping[i] for i in at]
+        start += len(line) + 2
+    return "".join(out), where
+
+
+def _alignment(raw: str, repaired: str) -> list[int]:
+    """For each character of `repaired`, the index of the raw character it stands for."""
+    mapping = [0] * len(repaired)
+    for tag, a0, a1, b0, b1 in difflib.SequenceMatcher(None, raw, repaired, autojunk=False).get_opcodes():
+        for j in range(b0, b1):
+            mapping[j] = a0 + (j - b0) if tag == "equal" else min(a1 - 1, a0 + (j - b0)) if a1 > a0 else max(a0 - 1, 0)
+    return mapping
 
 
 def _occurrences(haystack: str, needle: str, limit: int = 8) -> list[int]:
@@ -232,7 +264,7 @@ def _cell_fragments(page: str, cell: str, at: int, window: int = 900) -> list[tu
     q, p = 0, at
     while q < len(cell) and len(fragments) < 8:
         n = _common_prefix(page, p, cell, q)
-        if n == 0:
+        if n == 0 or (n < 3 and q + n < len(cell)):
             return None
         fragments.append((p, p + n))
         q += n
@@ -259,7 +291,7 @@ def _cell_candidates(page: str, cell: str, limit: int) -> list[list[tuple[int, i
         fragments = _cell_fragments(page, cell, at)
         if fragments:
             out.append(fragments)
-    return out
+    return sorted(out, key=len)  # a cell read in one run before one pieced together
 
 
 def _table_highlight(chars: PageChars, page_folded: str, where: list[int], rows: list[list[str]]) -> Highlight:
@@ -308,7 +340,7 @@ def highlight(chars: PageChars, quote: str, tables_csv: Sequence[str] = ()) -> H
     """The rectangles of `quote` on this page (empty when it is not there)."""
     if not quote.strip() or not chars.text:
         return NO_HIGHLIGHT
-    page_folded, where = fold(chars.text)
+    page_folded, where = fold_page(chars.text)
     rows, prose = table_rows(quote, tables_csv) if tables_csv else ([], [quote])
     table = _table_highlight(chars, page_folded, where, rows) if rows else NO_HIGHLIGHT
     if not table.found:
