@@ -35,6 +35,7 @@ from bot.usage_event import EventSink, UsageEvent
 log = logging.getLogger("rulebook.page_view")
 
 CSS_FILE = Path(__file__).with_name("view.css")
+ICON_FILE = Path(__file__).with_name("icon.svg")
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'none'")
 DISPLAY_SCALE = 2.0
@@ -80,6 +81,7 @@ class PageViewRoutes:
         app.router.add_get("/sources/{rulebook_id}/view", self.view)
         app.router.add_get("/sources/{rulebook_id}/view/image", self.image)
         app.router.add_get("/static/page-view.css", self.css)
+        app.router.add_get("/static/rulebook-icon.svg", self.icon)
 
     # -- access --------------------------------------------------------------------------------
     async def _visible(self, request: web.Request) -> tuple[str, tuple[str, ...], RulebookPages, Path]:
@@ -116,6 +118,10 @@ class PageViewRoutes:
     async def css(self, _: web.Request) -> web.Response:
         return web.Response(text=CSS_FILE.read_text(encoding="utf-8"), content_type="text/css",
                             headers={"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"})
+
+    async def icon(self, _: web.Request) -> web.Response:
+        return web.Response(text=ICON_FILE.read_text(encoding="utf-8"), content_type="image/svg+xml",
+                            headers={"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff"})
 
     async def view(self, request: web.Request) -> web.Response:
         page = _page(request)
@@ -196,6 +202,7 @@ class PageViewRoutes:
 <meta name="referrer" content="no-referrer">
 <title>{e(pages.title)} — page {page}</title>
 <link rel="stylesheet" href="/static/page-view.css">
+<link rel="icon" href="/static/rulebook-icon.svg" type="image/svg+xml">
 </head><body>
 <header>
 <h1>{e(pages.title)}</h1>
