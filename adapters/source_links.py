@@ -37,6 +37,10 @@ class SourceLinks:
         """The page view of a citation with its quote highlighted: what every citation links to."""
         return self.builder.for_citation(citation, roles=roles, platform=platform, message_id=message_id)
 
+    def thumbnail_for(self, citation: Citation, roles: tuple[str, ...] = (), *, local: bool = False) -> str:
+        """An image of the highlighted region for a source card ("" while the server is not public)."""
+        return self.builder.thumbnail(citation, roles=roles, local=local)
+
     def granted_roles(self, rulebook_id: str, roles_param: str, sig: str) -> tuple[str, ...]:
         """The roles a link grants: its signed roles, or none when the signature does not match."""
         return _granted_roles(self.secret, rulebook_id, roles_param, sig)

@@ -156,12 +156,36 @@ class SourceLinkBuilder:
         return view_url(self.base_url, self.secret, rulebook_id, page, roles=roles, platform=platform,
                         message_id=message_id, cite=cite)
 
+    def thumbnail(self, citation: Citation, roles: Sequence[str] = (), *, local: bool = False) -> str:
+        """A small image of the highlighted region, for source cards; "" unless the server is
+        reachable from outside (Teams and Slack fetch card images themselves) or `local` (the
+        web chat, which loads it from its own origin)."""
+        if not local and not is_public_base_url(self.base_url):
+            return ""
+        cite = cite_handle(self.secret, citation.rulebook_id, citation.chunk_id, citation.quote)
+        view = self.view(citation.rulebook_id, citation.page, roles=roles, cite=cite)
+        return view.replace(VIEW_SUFFIX + "?", VIEW_SUFFIX + "/thumbnail?", 1)
+
     def for_citation(self, citation: Citation, roles: Sequence[str] = (), platform: str = "",
                      message_id: str = "") -> str:
         """The page view of a citation, highlighting its quote, granting `roles`."""
         cite = cite_handle(self.secret, citation.rulebook_id, citation.chunk_id, citation.quote)
         return self.view(citation.rulebook_id, citation.page, roles=roles, platform=platform,
                          message_id=message_id, cite=cite)
+
+
+def is_public_base_url(base_url: str) -> bool:
+    """False for loopback, private and link-local addresses and "localhost"."""
+    import ipaddress
+
+    host = (urlsplit(base_url).hostname or "").lower()
+    if not host or host == "localhost" or host.endswith((".local", ".internal", ".localhost")):
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return True
+    return address.is_global
 
 
 def served_source_link(public_base_url: str) -> SourceLink:

@@ -163,3 +163,32 @@ def page_png(path: Path, number: int, scale: float) -> bytes:
     with _cache_lock:
         _image_cache[key] = data
     return data
+
+
+def thumbnail_png(path: Path, number: int, rects: list[Box], width: int = 480) -> bytes:
+    """The highlighted region of a page (all of its width, the lines around the highlight), the
+    highlight drawn in, at most `width` pixels wide: small enough for a chat card."""
+    from PIL import Image, ImageDraw
+
+    scale = 1.5
+    full = Image.open(io.BytesIO(page_png(path, number, scale))).convert("RGBA")
+    page_height = full.height / scale
+    if rects:
+        top = max(r[3] for r in rects)
+        bottom = min(r[1] for r in rects)
+        y0 = max(0.0, page_height - top - 36)
+        y1 = min(page_height, page_height - bottom + 36)
+    else:
+        y0, y1 = 0.0, min(page_height, 220.0)
+    y1 = max(y1, min(page_height, y0 + 120))
+    overlay = Image.new("RGBA", full.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(overlay)
+    for left, bottom_, right, top_ in rects:
+        box = [left * scale - 2, (page_height - top_) * scale - 2, right * scale + 2, (page_height - bottom_) * scale + 2]
+        draw.rectangle(box, fill=(255, 214, 0, 96), outline=(230, 150, 0, 230), width=2)
+    marked = Image.alpha_composite(full, overlay).crop((0, int(y0 * scale), full.width, int(y1 * scale)))
+    if marked.width > width:
+        marked = marked.resize((width, max(1, round(marked.height * width / marked.width))))
+    buffer = io.BytesIO()
+    marked.convert("RGB").save(buffer, format="PNG")
+    return buffer.getvalue()

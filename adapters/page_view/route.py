@@ -27,7 +27,14 @@ from aiohttp import web
 
 from adapters.page_view.highlight import NO_HIGHLIGHT, Highlight, highlight
 from adapters.page_view.page_sources import PageSources, RulebookPages
-from adapters.page_view.pdf_pages import PageOutOfRange, allowed_scale, page_chars, page_png, pdf_info
+from adapters.page_view.pdf_pages import (
+    PageOutOfRange,
+    allowed_scale,
+    page_chars,
+    page_png,
+    pdf_info,
+    thumbnail_png,
+)
 from adapters.source_links import SourceLinks
 from bot.source_links import CitedSpan, read_cite_handle
 from bot.usage_event import EventSink, UsageEvent
@@ -80,6 +87,7 @@ class PageViewRoutes:
         """Register before `/sources/{id}/{file_name}`, which would otherwise take "view"."""
         app.router.add_get("/sources/{rulebook_id}/view", self.view)
         app.router.add_get("/sources/{rulebook_id}/view/image", self.image)
+        app.router.add_get("/sources/{rulebook_id}/view/thumbnail", self.thumbnail)
         app.router.add_get("/static/page-view.css", self.css)
         app.router.add_get("/static/rulebook-icon.svg", self.icon)
 
@@ -114,6 +122,23 @@ class PageViewRoutes:
             raise _not_found() from None
         headers = _headers(pages.restricted, 86400)
         return web.Response(body=data, content_type="image/png", headers=headers)
+
+    async def thumbnail(self, request: web.Request) -> web.Response:
+        """The highlighted region as a small PNG, for source cards."""
+        page = _page(request)
+        rulebook_id, roles, pages, path = await self._visible(request)
+        span = read_cite_handle(self._links.secret, rulebook_id, request.query.get("cite", ""))
+        try:
+            rects: list[tuple[float, float, float, float]] = []
+            if span is not None:
+                chunk = await asyncio.to_thread(self._sources.chunk, span.chunk_id, roles)
+                chars = await asyncio.to_thread(page_chars, path, page)
+                marked = highlight(chars, span.quote, tuple(chunk.tables_csv) if chunk is not None else ())
+                rects = [(r.left, r.bottom, r.right, r.top) for r in marked.rects]
+            data = await asyncio.to_thread(thumbnail_png, path, page, rects)
+        except PageOutOfRange:
+            raise _not_found() from None
+        return web.Response(body=data, content_type="image/png", headers=_headers(pages.restricted, 86400))
 
     async def css(self, _: web.Request) -> web.Response:
         return web.Response(text=CSS_FILE.read_text(encoding="utf-8"), content_type="text/css",

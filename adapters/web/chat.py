@@ -17,6 +17,7 @@ the user may see. Feedback and copies are the usage events Teams and Slack log, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -151,15 +152,17 @@ class WebChat:
         asker = User(id=user.id, roles=user.roles, platform=PLATFORM, name=user.name)
         released: list[str] = []
         try:
-            async for event in self._service.ask(question, asker, conversation_id):
-                if isinstance(event, StatusEvent):
-                    await _send(response, "status", {"text": event.text})
-                elif isinstance(event, TokenEvent):
-                    released.append(event.text)
-                    so_far = "".join(released)
-                    await _send(response, "token", {"text": event.text, "html": answer_html(so_far)})
-                elif isinstance(event, FinalEvent):
-                    await _send(response, "final", self._final(event.answer, user))
+            # closed at once if the browser leaves: the agent run is cancelled, not left behind
+            async with contextlib.aclosing(self._service.ask(question, asker, conversation_id)) as events:
+                async for event in events:
+                    if isinstance(event, StatusEvent):
+                        await _send(response, "status", {"text": event.text})
+                    elif isinstance(event, TokenEvent):
+                        released.append(event.text)
+                        so_far = "".join(released)
+                        await _send(response, "token", {"text": event.text, "html": answer_html(so_far)})
+                    elif isinstance(event, FinalEvent):
+                        await _send(response, "final", self._final(event.answer, user))
         except (ConnectionResetError, ConnectionError):
             log.info("a browser left before its answer was finished")
             return response
@@ -182,6 +185,8 @@ class WebChat:
             "n": c.n, "title": c.title, "rulebook_id": c.rulebook_id,
             "section": " › ".join(c.section_path) + (f" {c.section_title}" if c.section_title else ""),
             "page": c.page, "url": links[c.n], "quote": c.quote[:400],
+            "thumbnail": self._links.thumbnail_for(c, roles=user.roles, local=True) if links[c.n].startswith(
+                self._links.base_url) else "",
             "translation_note": c.translation_note or ""} for c in answer.citations]
         return {"message_id": answer.message_id, "outcome": answer.outcome, "reason": answer.reason or "",
                 "html": answer_html(answer.text, links.get), "sources": sources,

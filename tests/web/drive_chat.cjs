@@ -38,6 +38,9 @@ async function main() {
     seen.answer_tables = await chat.$$eval(".turn:nth-of-type(1) .answer table", (t) => t.length);
     seen.sources = await chat.$$eval(".turn:nth-of-type(1) a.source", (cards) => cards.map((c) => ({
       href: c.getAttribute("href"), text: c.textContent })));
+    await chat.waitForFunction(() => Array.from(document.querySelectorAll(".turn:nth-of-type(1) img.thumbnail"))
+      .every((i) => i.complete), null, { timeout: 60000 });
+    seen.thumbnails = await chat.$$eval(".turn:nth-of-type(1) img.thumbnail", (images) => images.map((i) => i.naturalWidth));
     seen.markers = await chat.$$eval(".turn:nth-of-type(1) sup.cite a", (links) => links.map((a) => a.getAttribute("href")));
 
     await chat.click(".turn:nth-of-type(1) button.feedback[aria-label='Helpful']");

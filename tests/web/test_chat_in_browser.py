@@ -42,6 +42,7 @@ async def test_question_streams_sources_appear_and_open_the_highlighted_page(web
     first = seen["sources"][0]
     assert "/sources/PS-04/view?" in first["href"] and "cite=" in first["href"]
     assert seen["markers"] and seen["markers"][0] == first["href"]  # [1] links to the same view
+    assert seen["thumbnails"] and all(0 < width <= 480 for width in seen["thumbnails"])  # the cited region
 
     # follow-up in the same conversation, and the usage events Teams and Slack log
     assert seen["followup_text"]

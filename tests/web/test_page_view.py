@@ -139,3 +139,24 @@ async def test_quoted_text_is_escaped_in_the_view(web_server, hostile):
     url = _links(web_server).for_citation(_citation("PS-04", 4, hostile))
     status, _, body = await _get(url)
     assert status == 200 and hostile not in body and "&lt;" in body
+
+
+async def test_thumbnail_shows_the_highlighted_region_only_to_those_entitled(web_server):
+    from io import BytesIO
+
+    from PIL import Image
+
+    links = _links(web_server)
+    public = links.builder.thumbnail(_citation("PS-04", 4, "Rule AT-R3: every payment device model", "PS-04:9"),
+                                     local=True)
+    assert "/view/thumbnail?" in public
+    async with aiohttp.ClientSession() as session, session.get(public) as response:
+        assert response.status == 200 and response.content_type == "image/png"
+        image = Image.open(BytesIO(await response.read()))
+    assert image.width == 480 and image.height < 300  # a strip of the page, not the page
+    restricted = _citation("PS-07", 2, "Risk", "PS-07:3")
+    assert (await _get(links.builder.thumbnail(restricted, local=True)))[0] == 404
+    assert (await _get(links.builder.thumbnail(restricted, roles=("risk-officer",), local=True)))[0] == 200
+    # Teams and Slack fetch card images themselves: no thumbnail while the server is not public
+    assert links.thumbnail_for(restricted) == ""
+    assert SourceLinks("https://bot.example.com", "k").thumbnail_for(restricted).startswith("https://bot.example.com/")

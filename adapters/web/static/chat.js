@@ -65,6 +65,14 @@
         card.target = "_blank";
         card.rel = "noopener noreferrer";
         card.dataset.n = String(source.n);
+        const thumbnail = safeUrl(source.thumbnail);
+        if (thumbnail) {
+          const image = el("img", "thumbnail");
+          image.src = thumbnail;
+          image.alt = "The cited passage on page " + source.page;
+          image.loading = "lazy";
+          card.appendChild(image);
+        }
         card.appendChild(el("div", "title", "[" + source.n + "] " + source.title));
         card.appendChild(el("div", "where",
           (source.section ? "Section " + source.section + " · " : "") + "page " + source.page));
