@@ -4,6 +4,8 @@
     POST /slack/events          Slack (mounted by `adapters.slack.mount_slack` when configured)
     (Slack Socket Mode)         with RULEBOOK_SLACK_APP_TOKEN, for workspaces without a public URL
     GET  /sources/{id}?page=N   opens a rulebook's PDF at page N (and logs the click)
+    GET  /sources/{id}/view     the cited page with the quoted span highlighted (adapters.page_view)
+    GET  /chat                  the web chat (adapters.web; tokens or loopback only)
     GET  /healthz               liveness and what is configured
 
 `build_app(settings, service=None, event_sink=None)` wires everything; tests pass their own
@@ -152,6 +154,12 @@ def build_app(settings: Settings, service: AssistantLike | None = None,
     closers.insert(0, close_knowledge)
     if source_locator is None:
         source_locator = _knowledge_locator(knowledge)
+    from adapters.page_view.route import add_page_view  # before /sources/{id}/{file}: it takes "view"
+
+    add_page_view(app, knowledge, links, event_sink)
+    from adapters.web import add_web_chat
+
+    add_web_chat(app, service, settings, links, event_sink)  # /chat, unless RULEBOOK_WEB_CHAT=false
     SourceRoutes(source_locator, links, event_sink, _blob_linker(settings)).add_to(app)
 
     authentication = bot_authentication(settings, openid_metadata_url)

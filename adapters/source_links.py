@@ -1,28 +1,21 @@
-"""Links to `/sources/{rulebook_id}?page=N`, the bot's own PDF server, and what they may carry.
+"""Links to the bot's own source server, signed for the roles of the user or place they are for.
 
-A link is opened by a browser, outside any chat platform's authentication, so the server cannot
-ask who clicks. What a link grants is therefore written into it: the roles of the user it was made
-for, signed with a key derived from `settings.user_hash_key`. An unsigned (or tampered) link grants
-no roles, i.e. it opens public rulebooks only; a rulebook the link does not grant reads exactly
-like one that does not exist (404). The platform and the answer's message id ride along unsigned:
-they only label the source-click event.
+The builder is `bot.source_links` (the service uses it too); this class binds it to the
+server's settings and adds what only adapters need. `url()` opens the PDF at a page
+(`/sources/{rulebook_id}?page=N`); `for_citation()` opens the page view with the cited span
+highlighted (`/sources/{rulebook_id}/view?page=N&cite=…`), which is where citation links go.
+An unsigned (or tampered) link grants no roles, i.e. it opens public rulebooks only; a rulebook
+the link does not grant reads exactly like one that does not exist (404).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from dataclasses import dataclass
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import urlsplit
 
-
-def _link_key(secret: str) -> bytes:
-    return hmac.new(secret.encode(), b"rulebook-source-links", hashlib.sha256).digest()
-
-
-def _signature(secret: str, rulebook_id: str, roles: tuple[str, ...]) -> str:
-    message = rulebook_id + "\n" + ",".join(roles)
-    return hmac.new(_link_key(secret), message.encode(), hashlib.sha256).hexdigest()[:32]
+from bot.answer import Citation
+from bot.source_links import SourceLinkBuilder
+from bot.source_links import granted_roles as _granted_roles
 
 
 @dataclass(frozen=True)
@@ -30,26 +23,27 @@ class SourceLinks:
     base_url: str  # settings.public_base_url
     secret: str  # settings.user_hash_key
 
+    @property
+    def builder(self) -> SourceLinkBuilder:
+        return SourceLinkBuilder(self.base_url, self.secret)
+
     def url(self, rulebook_id: str, page: int, roles: tuple[str, ...] = (), platform: str = "",
             message_id: str = "") -> str:
-        params: list[tuple[str, str]] = [("page", str(max(1, int(page))))]
-        roles = tuple(sorted(set(roles)))
-        if roles:
-            params += [("roles", ",".join(roles)), ("sig", _signature(self.secret, rulebook_id, roles))]
-        if platform:
-            params.append(("via", platform))
-        if message_id:
-            params.append(("m", message_id))
-        return (f"{self.base_url.rstrip('/')}/sources/{quote(rulebook_id, safe='')}?"
-                + urlencode(params))
+        """The PDF itself, opened at `page`."""
+        return self.builder.pdf(rulebook_id, page, roles=roles, platform=platform, message_id=message_id)
+
+    def for_citation(self, citation: Citation, roles: tuple[str, ...] = (), platform: str = "",
+                     message_id: str = "") -> str:
+        """The page view of a citation with its quote highlighted: what every citation links to."""
+        return self.builder.for_citation(citation, roles=roles, platform=platform, message_id=message_id)
+
+    def thumbnail_for(self, citation: Citation, roles: tuple[str, ...] = (), *, local: bool = False) -> str:
+        """An image of the highlighted region for a source card ("" while the server is not public)."""
+        return self.builder.thumbnail(citation, roles=roles, local=local)
 
     def granted_roles(self, rulebook_id: str, roles_param: str, sig: str) -> tuple[str, ...]:
         """The roles a link grants: its signed roles, or none when the signature does not match."""
-        if not roles_param or not sig:
-            return ()
-        roles = tuple(sorted({r for r in roles_param.split(",") if r}))
-        expected = _signature(self.secret, rulebook_id, roles)
-        return roles if hmac.compare_digest(expected, sig) else ()
+        return _granted_roles(self.secret, rulebook_id, roles_param, sig)
 
     def is_own_link(self, uri: str) -> bool:
         """True for a link into this server's /sources route (absolute or path-only)."""

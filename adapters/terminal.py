@@ -72,7 +72,8 @@ def render_sources(console: Console, answer: Answer) -> None:
             line.append(f", section {section}")
         line.append(f", page {c.page}")
         console.print(line)
-        console.print(Text(f"    {c.uri}", style="blue underline"))
+        # one line however long (the page view link carries the quote): terminals keep it clickable
+        console.print(Text(f"    {c.uri}", style="blue underline"), soft_wrap=True)
         if c.translation_note:
             console.print(Text(f"    {c.translation_note}", style="dim italic"))
 

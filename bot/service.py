@@ -38,7 +38,7 @@ from bot.citation_gate import CitationGate, GateResult, SourceLedger
 from bot.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
 from bot.language import detect_language
 from bot.review_queue import JsonlReviewQueue, ReviewItem, ReviewQueue
-from bot.source_links import SourceLink, served_source_link
+from bot.source_links import SourceLink, served_source_link, with_cite_handles
 from bot.support_check import SupportJudge
 from bot.tool_steps import ToolSteps
 from bot.usage_event import EventSink, UsageEvent, pseudonymous_user_id
@@ -285,7 +285,8 @@ class AssistantService:
                 await self.review.put(item)
             except Exception as exc:  # the user still gets the blocked answer
                 self.emit("error", run, {"where": "review queue", "error": f"{type(exc).__name__}: {exc}"[:300]})
-        return Answer(text=result.text, outcome=result.outcome, citations=result.citations, tables=result.tables,
+        citations = with_cite_handles(result.citations, self.settings.user_hash_key)  # the page view's highlight
+        return Answer(text=result.text, outcome=result.outcome, citations=citations, tables=result.tables,
                       reason=result.reason, language=language)
 
     async def _history(self, conversation_id: str, run: _Run) -> list[Any]:

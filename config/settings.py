@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -44,6 +45,10 @@ class Settings(BaseSettings):
     slack_api_url: str = "https://slack.com/api/"
     slack_update_interval: float = 1.0  # seconds between edits/appends of an answer being written
     roles_file: Path | None = None  # YAML: chat users -> roles (bot/role_directory.py); None = no roles
+    # web chat (/chat): token -> user id and roles, as JSON or a path to a JSON/YAML file;
+    # required when `rulebook serve` listens on a non-loopback address (adapters/web/tokens.py)
+    web_tokens: SecretStr | None = None
+    web_chat: bool = True  # false: no /chat (then a non-loopback server needs no web tokens)
 
     # events, history, sources in Azure
     tables_connection_string: str | None = None

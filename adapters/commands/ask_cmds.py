@@ -93,6 +93,10 @@ def demo(
         service = _service()
     console.print(f"[bold]Q:[/bold] {question}\n")
     asyncio.run(ask_once(service.ask, question, [], False, console))
+    from adapters.web import chat_address
+    from config.settings import get_settings
+
+    console.print(f"\nIn a browser: run [bold]rulebook serve[/bold], then open {chat_address(get_settings())}")
 
 
 def _index(corpus: Path) -> None:

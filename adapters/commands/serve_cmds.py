@@ -27,6 +27,9 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = get_settings()
     try:
+        from adapters.web import refuse_unprotected_chat
+
+        refuse_unprotected_chat(settings, host)  # an open /chat only on loopback
         app = build_app(settings)  # warns loudly at start-up when no Teams app id is set
     except ValueError as exc:  # a broken roles file, Slack settings that do not fit together
         typer.echo(f"error: {exc}", err=True)

@@ -242,8 +242,8 @@ class SlackFrontEnd:
         """The answer's Block Kit messages, its "Open page N" links signed for `roles`: those of
         the place the messages are posted in."""
         def link(citation: Citation) -> str:
-            return self.links.url(citation.rulebook_id, citation.page, roles=roles, platform="slack",
-                                  message_id=answer.message_id)
+            return self.links.for_citation(citation, roles=roles, platform="slack",
+                                           message_id=answer.message_id)
 
         return answer_messages(answer, source_link=link, conversation_id=conversation_id,
                                share_button=share_button, shared_by=shared_by)

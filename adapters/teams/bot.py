@@ -159,8 +159,7 @@ class RulebookTeamsBot(ActivityHandler):
         # `user.roles` are already the place's in a channel: a link posted there grants no more
         if citation.uri and not self._links.is_own_link(citation.uri):
             return citation.uri  # e.g. a Blob Storage link the service made
-        return self._links.url(citation.rulebook_id, citation.page, roles=user.roles,
-                               platform="teams", message_id=message_id) + f"#page={citation.page}"
+        return self._links.for_citation(citation, roles=user.roles, platform="teams", message_id=message_id)
 
     async def drain(self, timeout: float = 30.0) -> None:
         """Let answers in flight finish (server shutdown), then cancel what is left."""

@@ -52,7 +52,7 @@ async def test_supported_sentences_are_released_renumbered_with_their_sources():
     assert any("[1]" in piece for piece in released)
     (citation,) = result.citations
     assert (citation.n, citation.rulebook_id, citation.page) == (1, "PS-04", 4)
-    assert citation.uri == "http://bot/sources/PS-04?page=4#page=4"
+    assert citation.uri == "http://bot/sources/PS-04/view?page=4"  # the page view (issue 16)
     assert "connected refrigerator" in citation.quote
     assert citation.translation_note is None
 
@@ -210,7 +210,7 @@ async def test_a_citation_names_the_page_its_quote_starts_on():
         S1=TWO_PAGES)
     assert result.outcome == "answered", result.reason
     assert [(c.n, c.page) for c in result.citations] == [(1, 5), (2, 6)]
-    assert result.citations[1].uri.endswith("?page=6#page=6")
+    assert result.citations[1].uri.endswith("/view?page=6")
     assert "settlement [2]." in result.text
 
 

@@ -16,7 +16,7 @@ async def test_the_fridge_question_is_answered_from_the_payment_devices_page(mak
     assert answer.outcome == "answered", answer.reason
     assert any(c.rulebook_id == "PS-04" and c.page == 4 for c in answer.citations)
     assert "[1]" in answer.text
-    assert answer.citations[0].uri.endswith("/sources/PS-04?page=4#page=4")
+    assert "/sources/PS-04/view?page=4&cite=" in answer.citations[0].uri
     assert any("refrigerator" in c.quote for c in answer.citations)
     tokens = [e for e in events if isinstance(e, TokenEvent)]
     assert len(tokens) >= 2  # released sentence by sentence, not in one piece

@@ -32,7 +32,7 @@ def test_ask_streams_the_answer_then_the_sources(make_service, monkeypatch):
     assert "Here is what the rulebooks say" in result.output
     assert "Sources" in result.output
     assert "[1] Card and Device Acceptance Rulebook (PS-04)" in result.output and "page 4" in result.output
-    assert "/sources/PS-04?page=4#page=4" in result.output
+    assert "/sources/PS-04/view?page=4&cite=" in result.output  # the page view, highlighting the quote
 
 
 def test_ask_with_a_role_and_a_refusal(make_service, monkeypatch):

@@ -80,7 +80,7 @@ async def test_personal_question_streams_then_ends_in_one_cited_final_message(se
     by_n = {c.n: c for c in answer.citations}
     for claim in claims:
         cited = by_n[claim["position"]]
-        assert f"/sources/{cited.rulebook_id}?" in claim["appearance"]["url"]
+        assert f"/sources/{cited.rulebook_id}/view?" in claim["appearance"]["url"]
         assert _page_of(claim["appearance"]["url"]) == cited.page
         assert claim["appearance"]["name"].startswith(cited.title[:40])
 
@@ -103,7 +103,9 @@ async def test_a_citation_link_opens_the_pdf_at_the_cited_page(server, connector
     claim = _final_message(calls).message_entity()["citation"][0]
     url = claim["appearance"]["url"]
     async with aiohttp.ClientSession() as session:
-        async with session.get(url, allow_redirects=False) as response:
+        async with session.get(url, allow_redirects=False) as response:  # the page view (issue 16)
+            assert response.status == 200 and "Open the PDF at this page" in await response.text()
+        async with session.get(url.replace("/view?", "?"), allow_redirects=False) as response:
             assert response.status == 302
             location = response.headers["Location"]
         assert location.endswith(f"#page={_page_of(url)}")
@@ -111,8 +113,8 @@ async def test_a_citation_link_opens_the_pdf_at_the_cited_page(server, connector
             assert response.status == 200 and response.headers["Content-Type"] == "application/pdf"
             assert (await response.read()).startswith(b"%PDF")
     [answer] = server.service.answers
-    [click] = server.events("source_click")
-    assert click.platform == "teams" and click.message_id == answer.message_id
+    click = server.events("source_click")[0]  # the page view's; opening the PDF from it is logged too
+    assert click.platform == "teams" and click.message_id == answer.message_id and click.data["view"]
     assert click.data["page"] == _page_of(url)
 
 
