@@ -144,7 +144,7 @@ async def test_the_history_window_keeps_twenty_messages(standin, make_service):
     assert sent[-1]["content"] == "and for cross-border?"
     stored = await history.get("conv-h")
     assert stored[-2:] == [{"role": "user", "content": "and for cross-border?"},
-                           {"role": "assistant", "content": "Not in the rulebooks."}]
+                           {"role": "assistant", "content": "The rulebooks I can consult do not cover this question."}]
 
 
 async def test_a_follow_up_sees_the_previous_answer(standin, make_service):
