@@ -48,9 +48,11 @@ language carries a translation note. How support is checked across languages is 
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -158,9 +160,11 @@ def _markdown_cells(row: str) -> list[str]:
 
 class CitationGate:
     def __init__(self, ledger: SourceLedger, answer_language: str, source_link: SourceLink,
-                 judge: SupportJudge | None = None, question: str = "") -> None:
+                 judge: SupportJudge | None = None, question: str = "",
+                 searched: Callable[[], Sequence[str]] | None = None) -> None:
         self.ledger = ledger
         self.question = question
+        self.searched = searched  # the ids of the rulebooks a search covers, for a refusal
         self.answer_language = answer_language
         self.source_link = source_link
         self.judge = judge
@@ -204,7 +208,13 @@ class CitationGate:
             out.extend(self._release_framing())
         else:
             self._discard_framing()
-        return out, self._result()
+        searched: Sequence[str] = ()
+        if self._refusing and not self._any_handle and self.searched is not None:
+            try:
+                searched = await asyncio.to_thread(self.searched)
+            except Exception:  # a refusal without the list of rulebooks is still a refusal
+                searched = ()
+        return out, self._result(searched)
 
     # -- units ---------------------------------------------------------------------------------
     async def _unit(self, unit: str) -> list[str]:
@@ -444,7 +454,7 @@ class CitationGate:
         return _BRACKET_GROUP.sub(replace, text)
 
     # -- outcome -------------------------------------------------------------------------------
-    def _result(self) -> GateResult:
+    def _result(self, searched: Sequence[str] = ()) -> GateResult:
         draft = "".join(self._draft)
         released = "".join(self._released).strip()
         citations = sorted(self._citations.values(), key=lambda c: c.n)
@@ -453,7 +463,7 @@ class CitationGate:
         if not self._any_handle:
             if self._refusing:
                 shown = [chunk for _, chunk in getattr(self.ledger, "items", list)()]
-                text = refusal_text(self.answer_language, self.question, shown)
+                text = refusal_text(self.answer_language, self.question, shown, searched)
                 return GateResult(text, "refused", "the rulebooks do not cover the question", [], [],
                                   self._decisions, draft)
             return self._block("the draft cited no source", draft)

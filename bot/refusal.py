@@ -8,8 +8,10 @@ holds:
 - a request for advice gets the fixed advice refusal (`bot.advice_request`);
 - otherwise the fixed "the rulebooks do not cover this question", then the names and identifiers
   of the QUESTION (the user's own words) that no passage shown in this run contains ("They do not
-  mention Visa."), then which rulebooks were searched: the rulebooks of the passages the tools
-  showed (nothing is said about rulebooks when the tools showed none).
+  mention Visa."), then which rulebooks were searched: every rulebook the asker may consult (a
+  search covers all of them), by id. Not the rulebooks of the passages shown: those depend on
+  the question's wording, and a question about a restricted rulebook must read exactly like one
+  about a rulebook that does not exist. Nothing is said about rulebooks when they are not known.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
 
 MARKER = "[not covered]"
-MAX_RULEBOOKS_NAMED = 6
+MAX_RULEBOOKS_NAMED = 12
 
 _NOT_COVERED = {
     "en": "The rulebooks I can consult do not cover this question.",
@@ -47,14 +49,11 @@ _SEARCHED = {
 _MORE = {"en": "and {n} more", "nl": "en nog {n}", "fr": "et {n} autres", "de": "und {n} weitere"}
 
 
-def _rulebooks(shown: Sequence[ChunkPayload], language: str) -> str:
-    seen: dict[str, str] = {}
-    for chunk in shown:
-        seen.setdefault(chunk.rulebook_id, chunk.rulebook_title)
-    named = [f"{rid} ({title})" if title and title != rid else rid
-             for rid, title in list(seen.items())[:MAX_RULEBOOKS_NAMED]]
-    if len(seen) > MAX_RULEBOOKS_NAMED:
-        named.append(_MORE[language].format(n=len(seen) - MAX_RULEBOOKS_NAMED))
+def _rulebooks(rulebook_ids: Sequence[str], language: str) -> str:
+    ids = list(dict.fromkeys(rulebook_ids))
+    named = ids[:MAX_RULEBOOKS_NAMED]
+    if len(ids) > MAX_RULEBOOKS_NAMED:
+        named.append(_MORE[language].format(n=len(ids) - MAX_RULEBOOKS_NAMED))
     return ", ".join(named)
 
 
@@ -66,15 +65,17 @@ def _absent_terms(question: str, language: str, shown: Sequence[ChunkPayload]) -
             if not re.search(r"(?<!\w)" + re.escape(fold_accents(term).casefold()) + r"(?!\w)", folded)]
 
 
-def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload] = ()) -> str:
-    """The refusal for `question`, given the passages the tools showed in this run."""
+def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload] = (),
+                 searched: Sequence[str] = ()) -> str:
+    """The refusal for `question`, given the passages the tools showed in this run and the ids of
+    the rulebooks the asker may consult (the ones a search covers)."""
     language = normalise_language(language)
     if question and is_advice_request(question):
         return advice_refusal(language).replace(MARKER, "").strip()
     parts = [_NOT_COVERED[language]]
-    if shown:
-        absent = _absent_terms(question, language, shown) if question else []
-        if absent:
-            parts.append(_ABSENT[language].format(terms=", ".join(absent)))
-        parts.append(_SEARCHED[language].format(rulebooks=_rulebooks(shown, language)))
+    absent = _absent_terms(question, language, shown) if question and shown else []
+    if absent:
+        parts.append(_ABSENT[language].format(terms=", ".join(absent)))
+    if searched:
+        parts.append(_SEARCHED[language].format(rulebooks=_rulebooks(searched, language)))
     return " ".join(parts)

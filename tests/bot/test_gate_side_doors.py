@@ -36,7 +36,7 @@ async def test_a_model_leaking_its_system_prompt_after_not_covered_shows_only_ou
     assert _shown(events) == ""  # not a word of the model's reached the screen
     assert leaked[:60] not in answer.text and "Rulebook Assistant" not in answer.text
     assert answer.text.startswith("The rulebooks I can consult do not cover this question.")
-    assert "Searched: PS-04" in answer.text  # which rulebooks were searched, from the tool results
+    assert "Searched: KID-01-FR, KID-01-NL, PS-01" in answer.text and "PS-07" not in answer.text  # what the asker may consult
 
 
 async def test_a_leaked_system_prompt_with_its_example_handle_is_blocked_and_shows_nothing(standin, make_service):
