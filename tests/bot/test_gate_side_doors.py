@@ -105,4 +105,6 @@ async def test_what_is_streamed_is_exactly_what_the_final_answer_holds(standin, 
     assert _shown(events).strip() == answer.text
     assert answer.text.startswith("Here is what the rulebook says:")
     assert answer.text.endswith("Do you want the whole section?")
-    assert OpenAIStandIn.tool_messages(server.requests[-1])
+    # what reached the model: each passage as quoted document text, and the prompt says what that means
+    assert "<document_text>" in OpenAIStandIn.tool_messages(server.requests[-1])[0]["content"]
+    assert "<document_text>" in _system_prompt(server.requests[-1])
