@@ -134,7 +134,7 @@ def methods() -> dict[str, tuple[Callable[[str], str | None], Callable[[str], st
 
     return {"stop words (before)": (_stop_words, _stop_words),
             "py3langid only": (model_only, document_language),
-            "clear stop words, else py3langid": (supported_language, document_language)}
+            "clear stop words, else py3langid (adopted)": (supported_language, document_language)}
 
 
 def score(items: list[Item]) -> list[dict[str, object]]:

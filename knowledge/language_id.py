@@ -19,6 +19,9 @@ SUPPORTED = ("en", "nl", "fr", "de")
 # A document is labelled with an unsupported language only when it says so clearly.
 MIN_CHARS_FOR_OTHER = 200
 MIN_CONFIDENCE_FOR_OTHER = 0.9
+# Fewer words than this are a keyword query: no language is guessed (the model guesses wildly on
+# one or two words, and BM25 then searches the query in every language's stems).
+MIN_WORDS = 3
 
 _identifier: Any = None
 _lock = threading.Lock()
@@ -43,24 +46,29 @@ def _has_letters(text: str) -> bool:
     return any(ch.isalpha() for ch in text)
 
 
-def clear_by_stop_words(text: str) -> str | None:
-    """The language whose function words the text uses clearly most (at least two, and twice as many
-    as any other language's), else None: the model is asked only when this does not decide."""
-    from knowledge.bm25 import STOP_WORDS, _split  # the tokeniser's own words: one notion of a word
+def _stop_word_votes(words: list[str]) -> list[tuple[int, str]]:
+    from knowledge.bm25 import STOP_WORDS
 
-    words, _ = _split(text)
-    hits = sorted(((sum(1 for w in words if w in STOP_WORDS[lang]), lang) for lang in SUPPORTED), reverse=True)
-    (best, lang), (runner_up, _) = hits[0], hits[1]
-    return lang if best >= 2 and best >= 2 * runner_up else None
+    return sorted(((sum(1 for w in words if w in STOP_WORDS[lang]), lang) for lang in SUPPORTED), reverse=True)
 
 
 def supported_language(text: str) -> str | None:
-    """The most likely of en / nl / fr / de, or None for a text without letters."""
-    if not _has_letters(text):
+    """The most likely of en / nl / fr / de, or None when the text cannot tell ("MD06", "refund fee"),
+    which callers read as "any" (BM25 then searches every language's stems).
+
+    Function words decide when they are clear (at least two, and twice as many as any other
+    language's); a text of fewer than MIN_WORDS words goes by its function words alone, as the
+    model guesses wildly on one or two words; otherwise the model decides."""
+    from knowledge.bm25 import _split  # the tokeniser's own words: one notion of a word
+
+    words, _ = _split(text)
+    if not words:
         return None
-    clear = clear_by_stop_words(text)
-    if clear is not None:
-        return clear
+    (best, lang), (runner_up, _) = _stop_word_votes(words)[:2]
+    if best >= 2 and best >= 2 * runner_up:
+        return lang
+    if len(words) < MIN_WORDS:
+        return lang if best > runner_up else None
     return next((lang for lang, _ in _ranking(text) if lang in SUPPORTED), None)
 
 

@@ -71,9 +71,9 @@ def _print_summary(data: dict) -> None:
         f"skipped {data['documents_skipped']}, failed {data['documents_failed']}, "
         f"removed {data['documents_removed']}; pages {data['pages']}, chunks {data['chunks']}, "
         f"tables {data['tables']}, chunks re-embedded {data['chunks_re_embedded']}; "
+        f"flagged {data['documents_with_active_content']} document(s) with active content, "
+        f"{data['chunks_with_instruction_text']} chunk(s) with instruction text; "
         f"{data['seconds']} s")
-    typer.echo(f"flagged: {data['documents_with_active_content']} document(s) with active content, "
-               f"{data['chunks_with_instruction_text']} chunk(s) with instruction text")
 
 
 def inventory(
