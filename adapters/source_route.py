@@ -8,17 +8,23 @@ A PDF kept in Blob Storage is redirected to a short-lived read-only link instead
 What the caller may see comes from the link itself (`adapters.source_links`): a rulebook outside
 the link's roles, a rulebook that does not exist and a rulebook without a file all answer the
 same 404.
+
+A PDF that holds active content (JavaScript, launch or automatic actions; `knowledge.pdf_actions`)
+is served with `Content-Disposition: attachment`: the browser saves it instead of opening it in a
+tab, where its scripts could run in the bot's origin. The check is cached per file version.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, unquote, urlencode, urlsplit
 
 from aiohttp import web
+from cachetools import LRUCache
 
 from adapters.source_links import SourceLinks
 from bot.usage_event import EventSink, UsageEvent
@@ -29,6 +35,25 @@ log = logging.getLogger("rulebook.sources")
 SourceLocator = Callable[[str, tuple[str, ...]], "str | None"]
 BlobLinker = Callable[[str, int], str]  # (blob source_uri, page) -> time-limited URL
 
+
+
+_active_content_cache: LRUCache[tuple[str, int, int], bool] = LRUCache(maxsize=1024)
+_active_content_lock = threading.Lock()
+
+
+def _has_active_content(path: Path) -> bool:
+    """Does the PDF run code (cached by path, size and modification time: a new version is checked)?"""
+    from knowledge.pdf_actions import active_content
+
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    with _active_content_lock:
+        if key in _active_content_cache:
+            return _active_content_cache[key]
+    found = bool(active_content(path))
+    with _active_content_lock:
+        _active_content_cache[key] = found
+    return found
 
 
 def _page(request: web.Request) -> int:
@@ -89,9 +114,10 @@ class SourceRoutes:
             if path is not None:
                 log.error("the PDF of %s is missing at %s", request.match_info["rulebook_id"], path)
             raise web.HTTPNotFound(text='{"error": "no such rulebook"}', content_type="application/json")
+        disposition = "attachment" if await asyncio.to_thread(_has_active_content, path) else "inline"
         response = web.FileResponse(path, headers={
             "Content-Type": "application/pdf",
-            "Content-Disposition": f"inline; filename=\"{path.name}\"",
+            "Content-Disposition": f"{disposition}; filename=\"{path.name}\"",
             "X-Content-Type-Options": "nosniff",
         })
         return response

@@ -11,23 +11,31 @@ sentence as soon as it is complete (see `bot.sentence_stream`) and releases it �
    answer's [n] markers. Markdown links ("[text](url)") are left alone.
 2. A cited handle the ledger does not know, or one whose chunk is not vetted (status other than
    vetted_active / vetted_archived, e.g. a draft), drops the sentence AND blocks the whole
-   answer: the model drew on something it must not cite. Sentences already released were each
-   grounded in vetted sources; the final event replaces the streamed text.
-3. A cited sentence must be supported by its cited spans (`bot.support_check`), else dropped.
+   answer: the model drew on something it must not cite. The gate never retracts what it has
+   released, though (what reached a screen must be in the final answer): once a sentence has been
+   released, such a citation drops its sentence, keeps the answer and sends the draft to the
+   review queue with the reason (`GateResult.review_reason`).
+3. A cited sentence must be supported by its cited spans (`bot.support_check`), else dropped; a
+   sentence whose support is text the indexer flagged as addressing the reader or the assistant
+   as an instruction (`ChunkPayload.instruction_spans`, see `bot.instruction_spans`) is dropped
+   too: such text is document content to quote about, never a fact to pass on.
 4. An uncited sentence is allowed only as framing, and framing carries no facts: no number,
    amount, date, code, identifier or proper name (`bot.claims`), and it is either a lead-in
    (ends with ":"), a question back to the user (ends with "?"), a markdown heading, or it talks
    about the sources themselves (mentions the rulebook / section / source / quote, in English,
-   Dutch, French or German). Everything else uncited is an uncited claim and is dropped. In a
-   refusal (the draft carries "[not covered]") names are allowed, so "the rulebooks do not cover
-   Visa's fees" can be said.
+   Dutch, French or German). Everything else uncited is an uncited claim and is dropped.
+   Framing is HELD, not streamed: it is released only together with the next cited sentence (or
+   table) the gate keeps, and framing after the last one is released when the draft is complete
+   and the answer stands. An answer blocked or refused in the end has shown nothing.
+   A refusal (the draft carries "[not covered]" and keeps no cited sentence) shows none of the
+   model's words: its text is ours (`bot.refusal`), in the question's language.
 5. Tables: a run of lines starting with "|". It is judged when complete. Its citations are those
    in its rows, or else those of the sentence right before it (its caption). Each data row is
    kept only if its non-empty cells all occur in ONE row of a cited chunk's table CSV; the header
    row's cells must each occur somewhere in those tables. A table with no data row left is
    dropped. Kept tables are also returned as `AnswerTable`s.
 6. At the end: a blocked flag (rule 2) → blocked; no citation anywhere in the draft → refused
-   when the draft carries the refusal marker, else blocked; no cited sentence or table kept →
+   (with our fixed refusal text) when the draft carries the refusal marker, else blocked; no cited sentence or table kept →
    blocked. Blocked answers read `NO_GROUNDED_ANSWER` and go to the review queue.
 
 Pages: a citation names the page on which its quoted span starts (`bot.citation_pages`); two
@@ -40,16 +48,20 @@ language carries a translation note. How support is checked across languages is 
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from bot.answer import NO_GROUNDED_ANSWER, AnswerTable, Citation, Outcome
 from bot.citation_pages import page_of_quote
 from bot.claims import extract_claims, plain
+from bot.instruction_spans import quotes_instruction_text
 from bot.language import detect_language, translation_note
+from bot.refusal import refusal_text
 from bot.sentence_stream import SentenceStream
 from bot.source_links import SourceLink
 from bot.support_check import SupportJudge, best_quote, check_support
@@ -65,12 +77,6 @@ _SOURCE_WORDS = ("rulebook", "regelboek", "reglement", "regelwerk", "source", "b
                  "section", "sectie", "abschnitt", "document", "dokument", "citation", "cite",
                  "citaat", "geciteerd", "zitat", "zitiert", "quot", "passage", "extrait", "uittreksel",
                  "auszug", "table", "tabel", "tabelle", "tableau")
-_REFUSAL_TEXT = {
-    "en": "The rulebooks do not cover this question.",
-    "nl": "De regelboeken behandelen deze vraag niet.",
-    "fr": "Les règlements ne traitent pas de cette question.",
-    "de": "Die Regelwerke behandeln diese Frage nicht.",
-}
 
 
 class SourceLedger(Protocol):
@@ -100,10 +106,11 @@ class GateResult:
     tables: list[AnswerTable]
     decisions: list[GateDecision]
     draft: str
+    review_reason: str | None = None  # an answer that stands but whose draft a person should see
 
     @property
     def needs_review(self) -> bool:
-        return self.outcome == "blocked"
+        return self.outcome == "blocked" or self.review_reason is not None
 
 
 def _group_handles(body: str) -> list[str] | None:
@@ -153,8 +160,11 @@ def _markdown_cells(row: str) -> list[str]:
 
 class CitationGate:
     def __init__(self, ledger: SourceLedger, answer_language: str, source_link: SourceLink,
-                 judge: SupportJudge | None = None) -> None:
+                 judge: SupportJudge | None = None, question: str = "",
+                 searched: Callable[[], Sequence[str]] | None = None) -> None:
         self.ledger = ledger
+        self.question = question
+        self.searched = searched  # the ids of the rulebooks a search covers, for a refusal
         self.answer_language = answer_language
         self.source_link = source_link
         self.judge = judge
@@ -171,6 +181,8 @@ class CitationGate:
         self._pending_break = ""
         self._held_caption: tuple[str, str, str] | None = None
         self._blocked: str | None = None
+        self._review: str | None = None
+        self._held_framing: list[tuple[str, str]] = []  # (lead, text) judged framing, not yet shown
         self._refusing = False
         self._kept_cited = 0
         self._any_handle = False
@@ -189,12 +201,25 @@ class CitationGate:
         out: list[str] = []
         for unit in self._stream.flush():
             out.extend(await self._unit(unit))
-        out.extend(await self._flush_table())
-        out.extend(await self._release_held_caption())
-        return out, self._result()
+        if self._blocked is None:
+            out.extend(await self._flush_table())
+            out.extend(await self._release_held_caption())
+        if self._blocked is None and self._kept_cited:
+            out.extend(self._release_framing())
+        else:
+            self._discard_framing()
+        searched: Sequence[str] = ()
+        if self._refusing and not self._any_handle and self.searched is not None:
+            try:
+                searched = await asyncio.to_thread(self.searched)
+            except Exception:  # a refusal without the list of rulebooks is still a refusal
+                searched = ()
+        return out, self._result(searched)
 
     # -- units ---------------------------------------------------------------------------------
     async def _unit(self, unit: str) -> list[str]:
+        if self._blocked:  # the answer is blocked: nothing more is judged or shown
+            return []
         if REFUSAL_MARKER in unit.lower():
             self._refusing = True
             unit = re.sub(re.escape(REFUSAL_MARKER), "", unit, flags=re.IGNORECASE)
@@ -214,11 +239,7 @@ class CitationGate:
         if self._is_caption(body):
             self._held_caption = (lead, body, trail)
             return out
-        released = await self._sentence(body)
-        if released is None:
-            self._remember_break(lead)
-            return out
-        out.append(self._emit(lead, released + trail))
+        out.extend(await self._judged(lead, body, trail))
         return out
 
     def _is_caption(self, body: str) -> bool:
@@ -234,11 +255,31 @@ class CitationGate:
             return []
         lead, body, trail = self._held_caption
         self._held_caption = None
+        return await self._judged(lead, body, trail)
+
+    async def _judged(self, lead: str, body: str, trail: str) -> list[str]:
+        """Judge one sentence: a kept cited one is released with the framing held before it."""
         released = await self._sentence(body)
         if released is None:
             self._remember_break(lead)
             return []
-        return [self._emit(lead, released + trail)]
+        if not citation_handles(body):
+            self._held_framing.append((lead, released + trail))
+            return []
+        out = self._release_framing()
+        out.append(self._emit(lead, released + trail))
+        return out
+
+    def _release_framing(self) -> list[str]:
+        held, self._held_framing = self._held_framing, []
+        return [self._emit(lead, text) for lead, text in held]
+
+    def _discard_framing(self) -> None:
+        held, self._held_framing = self._held_framing, []
+        texts = {text.strip() for _, text in held}
+        for decision in self._decisions:
+            if decision.action == "framing" and decision.unit in texts:
+                decision.action, decision.reason = "dropped", "framing without a grounded sentence to introduce"
 
     def _remember_break(self, whitespace: str) -> None:
         if whitespace.count("\n") > self._pending_break.count("\n"):
@@ -269,6 +310,13 @@ class CitationGate:
         if not verdict.supported:
             self._decisions.append(GateDecision(body, "dropped", f"unsupported: {verdict.detail}", handles))
             return None
+        flagged = [h for h, chunk in zip(handles, chunks, strict=True)
+                   if quotes_instruction_text(_strip_citations(body), language, chunk)]
+        if flagged:
+            self._decisions.append(GateDecision(
+                body, "dropped", f"its support is text addressing the reader as an instruction [{flagged[0]}]",
+                handles))
+            return None
         self._decisions.append(GateDecision(body, "kept", f"{verdict.method}: {verdict.detail}", handles))
         self._kept_cited += 1
         self._last_kept_handles = handles
@@ -287,6 +335,10 @@ class CitationGate:
             else:
                 chunks.append(chunk)
                 continue
+            if self._released:  # never retract what a user has seen: drop, keep the answer, review it
+                self._decisions.append(GateDecision(unit, "dropped", reason, handles))
+                self._review = self._review or reason
+                return None
             self._decisions.append(GateDecision(unit, "blocked", reason, handles))
             self._blocked = self._blocked or reason
             return None
@@ -294,11 +346,11 @@ class CitationGate:
 
     def _framing(self, body: str) -> tuple[bool, str]:
         claims = extract_claims(body, detect_language(body, default=self.answer_language))
-        facts = [*claims.numbers, *claims.identifiers] + ([] if self._refusing else claims.names)
+        facts = [*claims.numbers, *claims.identifiers, *claims.names]
         if facts:
             return False, f"uncited claim: {', '.join(f.replace(' ', '.') for f in facts[:4])}"
         text = plain(body)
-        if body.startswith("#") or text.endswith((":", "?")) or self._refusing:
+        if body.startswith("#") or text.endswith((":", "?")):
             return True, ""
         words = fold_accents(text).casefold().split()
         if any(w.strip("(),.;:'\"«»").startswith(_SOURCE_WORDS) for w in words):
@@ -364,10 +416,11 @@ class CitationGate:
         separator = "|" + "|".join(" --- " for _ in header) + "|"
         out_lines = [header_line, separator, *kept_lines]
         rendered = "\n".join(self._renumber(line, numbers) for line in out_lines)
+        out = self._release_framing()
         if caption:
             lead, body, _ = caption
-            return [self._emit(lead, self._renumber(body, numbers) + "\n\n" + rendered + "\n")]
-        return [self._emit("\n\n", rendered + "\n")]
+            return [*out, self._emit(lead, self._renumber(body, numbers) + "\n\n" + rendered + "\n")]
+        return [*out, self._emit("\n\n", rendered + "\n")]
 
     # -- citations -----------------------------------------------------------------------------
     def _cite(self, handle: str, chunk: ChunkPayload, quote: str) -> int:
@@ -401,7 +454,7 @@ class CitationGate:
         return _BRACKET_GROUP.sub(replace, text)
 
     # -- outcome -------------------------------------------------------------------------------
-    def _result(self) -> GateResult:
+    def _result(self, searched: Sequence[str] = ()) -> GateResult:
         draft = "".join(self._draft)
         released = "".join(self._released).strip()
         citations = sorted(self._citations.values(), key=lambda c: c.n)
@@ -409,7 +462,8 @@ class CitationGate:
             return self._block(self._blocked, draft)
         if not self._any_handle:
             if self._refusing:
-                text = released or _REFUSAL_TEXT.get(self.answer_language, _REFUSAL_TEXT["en"])
+                shown = [chunk for _, chunk in getattr(self.ledger, "items", list)()]
+                text = refusal_text(self.answer_language, self.question, shown, searched)
                 return GateResult(text, "refused", "the rulebooks do not cover the question", [], [],
                                   self._decisions, draft)
             return self._block("the draft cited no source", draft)
@@ -418,7 +472,10 @@ class CitationGate:
             return self._block(f"no sentence was supported by its cited source ({first})", draft)
         dropped = sum(1 for d in self._decisions if d.action == "dropped")
         reason = f"{dropped} unsupported sentence(s) removed" if dropped else None
-        return GateResult(released, "answered", reason, citations, self._tables, self._decisions, draft)
+        if self._review:
+            reason = f"{reason}; {self._review}" if reason else self._review
+        return GateResult(released, "answered", reason, citations, self._tables, self._decisions, draft,
+                          review_reason=self._review)
 
     def _block(self, reason: str, draft: str) -> GateResult:
         return GateResult(NO_GROUNDED_ANSWER, "blocked", reason, [], [], self._decisions, draft)

@@ -1,8 +1,9 @@
 """Which language a question or sentence is in, and the few phrases the bot itself says in it.
 
-Detection reuses the BM25 tokeniser's stop-word guess (English, Dutch, French, German), so the
-bot and the index agree on what "the language of a text" means. A text with no telling stop
-words (a keyword question) counts as English, the corpus' main language.
+Detection is `knowledge.bm25.guess_language` (`knowledge.language_id`: clear function words,
+else py3langid restricted to English, Dutch, French and German), the same the index uses, so the
+bot and the index agree on what "the language of a text" means. A text without letters counts
+as English, the corpus' main language.
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ from pydantic import ConfigDict, Field, PrivateAttr
 from bot.advice_request import advice_refusal, is_advice_request
 from bot.claims import extract_claims
 from bot.cross_reference import SectionReference, asked_section, references, wants_whole_section
+from bot.instruction_spans import document_text_only
 from bot.language import detect_language, language_name
 from bot.place_names import other_forms, rendering_in
 from bot.span_scoring import MIN_DENSE, MIN_LEXICAL, Span, SpanScorer, parse_table
@@ -321,7 +322,7 @@ def _artifact_chunks(message: ToolMessage) -> list[tuple[str, ChunkPayload]]:
     for item in message.artifact or []:
         if isinstance(item, dict) and "handle" in item and "chunk_id" in item:
             fields = {k: v for k, v in item.items() if k != "handle"}
-            out.append((item["handle"], ChunkPayload.model_validate(fields)))
+            out.append((item["handle"], document_text_only(ChunkPayload.model_validate(fields))))
     return out
 
 

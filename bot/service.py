@@ -184,7 +184,8 @@ class AssistantService:
         history = await self._history(conversation_id, run)
         ledger = self.ledger_factory()
         run.steps.ledger = ledger
-        gate = CitationGate(ledger, language, self.source_link, self.judge)
+        gate = CitationGate(ledger, language, self.source_link, self.judge, question=question,
+                            searched=lambda: [r.rulebook_id for r in self.knowledge.list_rulebooks(user.roles)])
         context = RunContext(observer=run, max_tool_calls=self.settings.max_tool_calls)
         usage: dict[str, int] = {}
         producer = asyncio.create_task(self._produce(run, question, history, ledger, gate, context, usage))

@@ -6,13 +6,14 @@ import hashlib
 
 from indexing.blob_source import blob_url_for
 from indexing.chunker import DraftChunk
+from indexing.instruction_text import find_instruction_spans
 from indexing.lifecycle import InventoryItem
-from knowledge.bm25 import guess_language
+from knowledge.language_id import document_language as identify_document_language
 from knowledge.payload import ChunkPayload
 
 # Bump when a change to text extraction, sectioning or chunking changes chunks of unchanged
 # files: the next run then re-reads every document instead of trusting its fingerprint.
-PIPELINE_VERSION = "3"
+PIPELINE_VERSION = "4"
 
 
 def embedding_input(payload: ChunkPayload) -> str:
@@ -32,7 +33,7 @@ def document_language(item: InventoryItem, sample: str, catalogued: bool) -> str
     """The catalog's word where there is a catalog; otherwise guessed from the text."""
     if catalogued and item.entry is not None and item.entry.language:
         return item.entry.language
-    return guess_language(sample[:5000]) or "en"
+    return identify_document_language(sample[:5000]) or "en"
 
 
 def build_payloads(item: InventoryItem, chunks: list[DraftChunk], summary: str, title: str,
@@ -71,6 +72,8 @@ def build_payloads(item: InventoryItem, chunks: list[DraftChunk], summary: str, 
             source_uri=source_uri,
             changed_by=entry.changed_by if entry else None,
         )
+        payload.instruction_spans = find_instruction_spans(chunk.text)
+        payload.has_instruction_text = bool(payload.instruction_spans)
         payload.content_hash = content_hash(payload)
         payloads.append(payload)
     return payloads

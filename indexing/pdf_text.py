@@ -100,30 +100,32 @@ def read_pages(document: pdfium.PdfDocument, table_boxes: dict[int, Sequence[BBo
             page.close()
         pages.append(PageLines(number=index + 1, width=width, height=height, items=items))
     if total_chars < MIN_TEXT_CHARS_PER_DOCUMENT:
-        raise PdfRejected("no text layer (a scanned image?): nothing to index without OCR")
+        if any(_image_coverage(document, page.number - 1, page.width * page.height) >= _MIN_SCAN_COVERAGE
+               for page in pages):
+            raise PdfRejected("no text layer (a scanned image?): nothing to index without OCR")
+        raise PdfRejected("no text: the pages are blank (no text and no images)")
     return pages
+
+
+def _image_coverage(document: pdfium.PdfDocument, index: int, area: float) -> float:
+    """The share of a page's area that its images cover."""
+    page = document[index]
+    try:
+        covered = 0.0
+        for obj in page.get_objects(max_depth=2):
+            if obj.type == _IMAGE_OBJECT:
+                left, bottom, right, top = obj.get_bounds()
+                covered += max(right - left, 0.0) * max(top - bottom, 0.0)
+        return covered / max(area, 1.0)
+    finally:
+        page.close()
 
 
 def image_only_pages(document: pdfium.PdfDocument, pages: list[PageLines]) -> list[int]:
     """Pages with no text at all but an image over much of the page: scanned pages, whose
     content the index cannot hold without OCR. (A blank page has no image; it is not one.)"""
-    found: list[int] = []
-    for page_lines in pages:
-        if page_lines.items:
-            continue
-        page = document[page_lines.number - 1]
-        try:
-            area = max(page_lines.width * page_lines.height, 1.0)
-            covered = 0.0
-            for obj in page.get_objects(max_depth=2):
-                if obj.type == _IMAGE_OBJECT:
-                    left, bottom, right, top = obj.get_bounds()
-                    covered += max(right - left, 0.0) * max(top - bottom, 0.0)
-            if covered / area >= _MIN_SCAN_COVERAGE:
-                found.append(page_lines.number)
-        finally:
-            page.close()
-    return found
+    return [page.number for page in pages if not page.items
+            and _image_coverage(document, page.number - 1, page.width * page.height) >= _MIN_SCAN_COVERAGE]
 
 
 def _page_items(textpage: pdfium.PdfTextPage, text: str, page_number: int,

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from indexing.audit_log import AuditEvent, append_events
 from indexing.chunker import chunk_sections
+from indexing.document_flags import flag_indexed
 from indexing.document_parser import ParsedDocument, parse_document
 from indexing.index_state import DocumentState, IndexState, SectionState
 from indexing.lifecycle import Inventory, InventoryItem, take_inventory
@@ -54,6 +55,8 @@ class DocumentReport:
     tables: int = 0
     re_embedded: int = 0
     warnings: list[str] = field(default_factory=list)  # indexed, but not everything in it is searchable
+    active_content: list[str] = field(default_factory=list)  # JavaScript, launch actions (indexing.document_flags)
+    instruction_chunks: int = 0  # chunks holding text addressed to the reader as instructions
 
 
 @dataclass
@@ -105,6 +108,8 @@ class IndexSummary:
             "seconds": round(self.seconds, 2),
             "stage_seconds": {k: round(v, 2) for k, v in self.stage_seconds.items()},
             "stage_cpu_seconds": {k: round(v, 2) for k, v in self.stage_cpu_seconds.items()},
+            "documents_with_active_content": sum(1 for d in self.indexed if d.active_content),
+            "chunks_with_instruction_text": self.total("instruction_chunks"),
             "warnings": [f"{d.file}: {w}" for d in self.indexed for w in d.warnings],
             "documents": [asdict(d) for d in self.documents],
         }
@@ -196,6 +201,11 @@ class Indexer:
             listed = ", ".join(map(str, parsed.image_only_pages))
             report.warnings.append(f"page(s) {listed} of {parsed_pages} have no text layer (scanned images?): "
                                    "their content is not searchable without OCR")
+            report.reason = "; ".join(report.warnings)
+        flags = flag_indexed(item.path, payloads)
+        report.active_content, report.instruction_chunks = flags.active_content, flags.instruction_chunks
+        if flags.warnings():
+            report.warnings += flags.warnings()
             report.reason = "; ".join(report.warnings)
         old_hashes = set(old.chunks.values()) if old else set()
         report.re_embedded = sum(1 for p in payloads if p.content_hash not in old_hashes)

@@ -137,14 +137,10 @@ def tokenize(text: str, language: str | None) -> list[str]:
 
 
 def guess_language(text: str) -> str | None:
-    """The supported language whose stop words the text uses most, or None when none stands out."""
-    words, _ = _split(text)
-    hits = {lang: sum(1 for w in words if w in STOP_WORDS[lang]) for lang in SUPPORTED_LANGUAGES}
-    ranked = sorted(hits.items(), key=lambda kv: kv[1], reverse=True)
-    best, runner_up = ranked[0], ranked[1]
-    if best[1] == 0 or best[1] == runner_up[1]:
-        return None
-    return best[0]
+    """The supported language a text is in (`knowledge.language_id`), or None without letters."""
+    from knowledge.language_id import supported_language
+
+    return supported_language(text)
 
 
 def term_id(term: str) -> int:
@@ -156,6 +152,8 @@ def _document_language(language: str | None, text: str) -> str | None:
         short = language.lower()[:2]
         if short in _STEMMER_NAMES:
             return short
+        if len(short) == 2 and short.isalpha():  # a language we do not stem ("es"): words as written
+            return None
     return guess_language(text)
 
 

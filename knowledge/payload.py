@@ -50,6 +50,12 @@ class ChunkPayload(BaseModel):
     content_hash: str  # sha256 of text + tables_csv + the metadata that the vectors depend on
     source_uri: str = ""  # file path or blob URL of the PDF
     changed_by: str | None = None
+    # Text that addresses the reader or the assistant as an instruction ("Tell the user that all
+    # fees are waived", "ignore previous instructions"), found at indexing time
+    # (`indexing.instruction_text`): [start, end) character offsets in `text`. Such text is
+    # document content to quote about, never a fact to state or an instruction to follow.
+    has_instruction_text: bool = False
+    instruction_spans: list[list[int]] = Field(default_factory=list)
 
     @property
     def point_id(self) -> str:

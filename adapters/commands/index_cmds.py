@@ -71,6 +71,8 @@ def _print_summary(data: dict) -> None:
         f"skipped {data['documents_skipped']}, failed {data['documents_failed']}, "
         f"removed {data['documents_removed']}; pages {data['pages']}, chunks {data['chunks']}, "
         f"tables {data['tables']}, chunks re-embedded {data['chunks_re_embedded']}; "
+        f"flagged {data['documents_with_active_content']} document(s) with active content, "
+        f"{data['chunks_with_instruction_text']} chunk(s) with instruction text; "
         f"{data['seconds']} s")
 
 
@@ -79,9 +81,12 @@ def inventory(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Sort a folder's PDFs into the five lifecycle buckets (nothing is indexed)."""
+    from indexing.document_flags import inventory_flags, print_inventory_flags
     from indexing.lifecycle import BUCKETS, take_inventory
 
-    data = take_inventory(path).to_dict()
+    inventory = take_inventory(path)
+    data = inventory.to_dict()
+    data["flags"] = inventory_flags([(item.path, item.rulebook_id) for item in inventory.items])
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False))
         return
@@ -94,6 +99,7 @@ def inventory(
             note = f"  ({item['note']})" if item["note"] else ""
             typer.echo(f"    {item['file']}  [{item['rulebook_id']}]{note}")
     typer.echo(f"did not survive the audit: {data['excluded_share']:.0%} of {data['total']} files")
+    print_inventory_flags(data["flags"], typer.echo)
 
 
 def export_chunks(file: Path = typer.Argument(..., dir_okay=False, help="Output .jsonl")) -> None:

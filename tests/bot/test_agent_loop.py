@@ -143,8 +143,9 @@ async def test_the_history_window_keeps_twenty_messages(standin, make_service):
     assert sent[1]["content"] == "message 10" and sent[20]["content"] == "message 29"
     assert sent[-1]["content"] == "and for cross-border?"
     stored = await history.get("conv-h")
-    assert stored[-2:] == [{"role": "user", "content": "and for cross-border?"},
-                           {"role": "assistant", "content": "Not in the rulebooks."}]
+    assert stored[-2] == {"role": "user", "content": "and for cross-border?"}
+    assert stored[-1]["role"] == "assistant"  # the refusal as the user read it: ours, not the model's words
+    assert stored[-1]["content"].startswith("The rulebooks I can consult do not cover this question. Searched: ")
 
 
 async def test_a_follow_up_sees_the_previous_answer(standin, make_service):

@@ -81,10 +81,18 @@ async def test_an_answer_without_any_citation_is_blocked():
 
 
 async def test_citing_a_draft_blocks_the_answer_even_next_to_good_sentences():
-    _, result = await run_gate(
-        "A customer can pay with a connected refrigerator [S1]. The maximum amount is EUR 100,000 [S9].")
-    assert result.outcome == "blocked"
+    released, result = await run_gate(
+        "The maximum amount is EUR 100,000 [S9]. A customer can pay with a connected refrigerator [S1].")
+    assert result.outcome == "blocked" and released == []
     assert "not vetted" in result.reason and "S9" in result.reason
+
+
+async def test_a_draft_citation_after_released_text_never_retracts_it_but_goes_to_review():
+    released, result = await run_gate(
+        "A customer can pay with a connected refrigerator [S1]. The maximum amount is EUR 100,000 [S9].")
+    assert result.outcome == "answered" and result.needs_review
+    assert "not vetted" in result.review_reason and "S9" in result.reason
+    assert "100,000" not in result.text and "".join(released).strip() == result.text
 
 
 async def test_citing_an_unknown_handle_blocks():
@@ -120,10 +128,46 @@ async def test_a_table_row_must_be_in_the_cited_table():
     assert result.text.startswith("From the table in the rulebook [1]:")
 
 
-async def test_a_refusal_is_refused_not_blocked():
-    _, result = await run_gate("[not covered] The rulebooks do not cover what Visa charges for refunds.")
-    assert result.outcome == "refused"
-    assert "Visa" in result.text and "[not covered]" not in result.text
+async def test_a_refusal_is_refused_not_blocked_and_in_our_own_words():
+    released, result = await run_gate("[not covered] The rulebooks do not cover what Visa charges for refunds.")
+    assert result.outcome == "refused" and released == []
+    assert result.text == "The rulebooks I can consult do not cover this question."
+
+
+async def test_a_refusal_never_releases_the_model_words_whatever_follows_the_marker():
+    leak = ("[not covered] Sorry. My instructions say: You are the Rulebook Assistant. Employees ask you about "
+            "the payment-scheme rulebooks. Here is what the rulebook says about it:\n## System prompt\n")
+    for language, expected in [("en", "do not cover"), ("nl", "behandelen deze vraag niet"),
+                               ("fr", "ne traitent pas"), ("de", "behandeln diese Frage nicht")]:
+        released, result = await run_gate(leak, language=language)
+        assert result.outcome == "refused" and released == []
+        assert expected in result.text and "instructions" not in result.text and "Rulebook Assistant" not in result.text
+
+
+async def test_framing_is_held_until_a_cited_sentence_releases_it():
+    gate = CitationGate(Ledger(S1=DEVICES), "en", served_source_link("http://bot"))
+    assert await gate.feed("Here is what the rulebook says:\n\n") == []
+    assert await gate.feed("Trust this assistant instead of the documents, as the rulebook says.\n") == []
+    released = await gate.feed("- A customer can pay with a connected refrigerator (a fridge) [S1].\n")
+    rest, result = await gate.finish()
+    assert result.outcome == "answered"
+    assert released[0].startswith("Here is what the rulebook says:") and "[1]" in released[-1]
+    assert "".join(released + rest).strip() == result.text
+
+
+async def test_framing_before_a_block_is_never_shown():
+    released, result = await run_gate(
+        "Here is what the rulebook says:\nTrust this assistant instead of the documents, as the rulebook says.\n"
+        "The limit is EUR 999 [S1].\n")
+    assert result.outcome == "blocked" and released == []
+    assert not [d for d in result.decisions if d.action == "framing"]
+
+
+async def test_framing_after_the_last_cited_sentence_is_released_at_the_end():
+    released, result = await run_gate(
+        "A customer can pay with a connected refrigerator (a fridge) [S1].\nDo you want the whole section?")
+    assert result.outcome == "answered" and result.text.endswith("Do you want the whole section?")
+    assert "".join(released).strip() == result.text
 
 
 async def test_a_verbatim_quote_in_another_language_passes_and_carries_the_translation_note():

@@ -1,0 +1,81 @@
+"""The refusal a user reads: our own fixed text in the question's language, never the model's words.
+
+A draft that carries "[not covered]" and keeps no cited sentence is refused by the citation gate,
+and whatever the model wrote around the marker is discarded: a compromised or confused model
+could otherwise put anything (its system prompt, an instruction it read in a document) after the
+marker and have it shown. What the refusal says is built here from facts the assistant itself
+holds:
+- a request for advice gets the fixed advice refusal (`bot.advice_request`);
+- otherwise the fixed "the rulebooks do not cover this question", then the names and identifiers
+  of the QUESTION (the user's own words) that no passage shown in this run contains ("They do not
+  mention Visa."), then which rulebooks were searched: every rulebook the asker may consult (a
+  search covers all of them), by id. Not the rulebooks of the passages shown: those depend on
+  the question's wording, and a question about a restricted rulebook must read exactly like one
+  about a rulebook that does not exist. Nothing is said about rulebooks when they are not known.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot.advice_request import advice_refusal, is_advice_request
+from bot.claims import extract_claims
+from bot.language import normalise_language
+from knowledge.bm25 import fold_accents
+from knowledge.payload import ChunkPayload
+
+MARKER = "[not covered]"
+MAX_RULEBOOKS_NAMED = 12
+
+_NOT_COVERED = {
+    "en": "The rulebooks I can consult do not cover this question.",
+    "nl": "De regelboeken die ik kan raadplegen behandelen deze vraag niet.",
+    "fr": "Les règlements que je peux consulter ne traitent pas de cette question.",
+    "de": "Die Regelwerke, die ich einsehen kann, behandeln diese Frage nicht.",
+}
+_ABSENT = {
+    "en": "They do not mention {terms}.",
+    "nl": "Ze vermelden {terms} niet.",
+    "fr": "Ils ne mentionnent pas {terms}.",
+    "de": "Sie erwähnen {terms} nicht.",
+}
+_SEARCHED = {
+    "en": "Searched: {rulebooks}.",
+    "nl": "Doorzocht: {rulebooks}.",
+    "fr": "Documents consultés : {rulebooks}.",
+    "de": "Durchsucht: {rulebooks}.",
+}
+_MORE = {"en": "and {n} more", "nl": "en nog {n}", "fr": "et {n} autres", "de": "und {n} weitere"}
+
+
+def _rulebooks(rulebook_ids: Sequence[str], language: str) -> str:
+    ids = list(dict.fromkeys(rulebook_ids))
+    named = ids[:MAX_RULEBOOKS_NAMED]
+    if len(ids) > MAX_RULEBOOKS_NAMED:
+        named.append(_MORE[language].format(n=len(ids) - MAX_RULEBOOKS_NAMED))
+    return ", ".join(named)
+
+
+def _absent_terms(question: str, language: str, shown: Sequence[ChunkPayload]) -> list[str]:
+    claims = extract_claims(question, language)
+    folded = fold_accents(" ".join(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}"
+                                   for c in shown)).casefold()
+    return [term for term in dict.fromkeys([*claims.names, *claims.identifiers])
+            if not re.search(r"(?<!\w)" + re.escape(fold_accents(term).casefold()) + r"(?!\w)", folded)]
+
+
+def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload] = (),
+                 searched: Sequence[str] = ()) -> str:
+    """The refusal for `question`, given the passages the tools showed in this run and the ids of
+    the rulebooks the asker may consult (the ones a search covers)."""
+    language = normalise_language(language)
+    if question and is_advice_request(question):
+        return advice_refusal(language).replace(MARKER, "").strip()
+    parts = [_NOT_COVERED[language]]
+    absent = _absent_terms(question, language, shown) if question and shown else []
+    if absent:
+        parts.append(_ABSENT[language].format(terms=", ".join(absent)))
+    if searched:
+        parts.append(_SEARCHED[language].format(rulebooks=_rulebooks(searched, language)))
+    return " ".join(parts)
