@@ -14,6 +14,7 @@ password in a single-tenant registration (`RULEBOOK_TEAMS_TENANT_ID`) or a multi
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import urllib.request
@@ -111,7 +112,7 @@ class RequestAuthentication:
         if scheme.lower() != "bearer" or not token or " " in token:
             raise Unauthorized("missing Bot Framework token")
         self._check_before_key_fetch(token)
-        self._use_configured_keys()
+        await self._use_configured_keys()
         try:
             return await self._validator.validate_token(token)
         except (jwt.PyJWTError, ValueError, KeyError) as exc:
@@ -133,10 +134,11 @@ class RequestAuthentication:
         except ValueError as exc:
             raise Unauthorized("token from an issuer this app does not trust") from exc
 
-    def _use_configured_keys(self) -> None:
+    async def _use_configured_keys(self) -> None:
         if self._openid_metadata_url and self._key_source is None:
             try:
-                source = _FixedKeySource(jwks_uri_from_metadata(self._openid_metadata_url))
+                jwks_uri = await asyncio.to_thread(jwks_uri_from_metadata, self._openid_metadata_url)
+                source = _FixedKeySource(jwks_uri)
             except (OSError, ValueError, KeyError) as exc:
                 raise Unauthorized(f"OpenID metadata unavailable: {exc}") from exc
             self._key_source = source

@@ -54,6 +54,7 @@ class ConnectorStandIn:
         self.member_lookups: list[tuple[str, str]] = []  # (conversation id, member id)
         self.throttled: list[ConnectorCall] = []
         self._throttle = 0
+        self.refuse_streams = False  # answer streaming updates 403 ContentStreamNotAllowed
         self._retry_after = "0.05"
         self._ids = itertools.count(1000)
         self._changed = asyncio.Condition()
@@ -103,6 +104,9 @@ class ConnectorStandIn:
         if (refused := await self._throttled(request, body)) is not None:
             return refused
         info = next((e for e in body.get("entities") or [] if e.get("type") == "streaminfo"), None)
+        if info is not None and self.refuse_streams:
+            return web.json_response({"error": {"code": "ContentStreamNotAllowed",
+                                                "message": "Content stream is not allowed"}}, status=403)
         continuing_stream = info is not None and info.get("streamId")
         new_id = None if continuing_stream else f"act-{next(self._ids)}"
         await self._record(ConnectorCall("POST", request.match_info["conversation_id"],

@@ -253,3 +253,37 @@ async def test_the_real_assistants_status_lines_reach_the_stream(server, connect
     assert informative[0] == "Searching the rulebooks…"
     assert set(informative) <= {"Searching the rulebooks…", *server.service.statuses}
     assert all(re.search(r"…$", text) for text in informative)
+
+
+async def test_a_long_answer_in_a_channel_is_edited_into_its_first_part(tmp_path, sample_index, connector):
+    answer = _long_answer(1_200)
+    assistant = ScriptedAssistant(answer, ["Searching the rulebooks…"])
+    running, runner = await _scripted_server(tmp_path, sample_index, assistant, message_limit=40_000)
+    try:
+        thread = activities.channel("19:general@thread.tacv2;messageid=1700000000080")
+        await running.post(activities.message(connector.url, "Every fee rule?", conversation=thread,
+                                              mention_bot=True))
+        calls = await connector.wait_for(lambda cs: any(c.message_entity() and c.message_entity().get("citation")
+                                                        for c in cs))
+        assert all(len(json.dumps(c.body).encode()) < 40_000 for c in calls)
+        posted = calls[0]
+        edits = [c for c in calls if c.method == "PUT"]
+        assert edits and {c.activity_id for c in edits} == {posted.returned_id}
+        final_posts = [c for c in calls[1:] if c.method == "POST"]
+        assert final_posts, "the later parts are posted after the edit"
+        texts = [edits[-1].body["text"]] + [c.body["text"] for c in final_posts]
+        assert " ".join(texts).split() == answer.text.split()
+        assert final_posts[-1].message_entity()["citation"] and final_posts[-1].body["attachments"]
+    finally:
+        await runner.cleanup()
+        running.event_log.close()
+
+
+async def test_a_refused_stream_still_delivers_the_answer(server, connector):
+    connector.refuse_streams = True  # Teams answers 403 ContentStreamNotAllowed
+    await server.post(activities.message(connector.url, "Can I pay with my fridge?"))
+    calls = await connector.wait_for(lambda cs: any(c.type == "message" for c in cs))
+    [message] = [c for c in calls if c.type == "message"]
+    [answer] = server.service.answers
+    assert message.body["text"] == answer.text and message.stream_info() is None
+    assert message.message_entity()["citation"]
