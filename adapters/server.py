@@ -1,6 +1,6 @@
 """The bot's one HTTP server (aiohttp): Teams, Slack, the PDF sources, and a health check.
 
-    POST /api/messages          Teams (Bot Framework CloudAdapter)
+    POST /api/messages          Teams (Microsoft 365 Agents SDK, `adapters.teams.front_end`)
     POST /slack/events          Slack (mounted by `adapters.slack.mount_slack` when configured)
     (Slack Socket Mode)         with RULEBOOK_SLACK_APP_TOKEN, for workspaces without a public URL
     GET  /sources/{id}?page=N   opens a rulebook's PDF at page N (and logs the click)
@@ -23,9 +23,8 @@ from aiohttp import web
 
 from adapters.source_links import SourceLinks
 from adapters.source_route import SourceLocator, SourceRoutes
-from adapters.teams.bot import AssistantLike, RulebookTeamsBot, TeamsBotOptions
-from adapters.teams.endpoint import MessagesEndpoint, bot_authentication
-from adapters.teams.usage import TeamsUsage
+from adapters.teams.bot import AssistantLike, RulebookTeamsBot
+from adapters.teams.front_end import TeamsWiring, mount_teams
 from bot.role_directory import RoleSource, role_source
 from bot.usage_event import EventSink
 from config.settings import Settings
@@ -130,8 +129,8 @@ def _mount_slack(app: web.Application, service: AssistantLike, settings: Setting
 
 def build_app(settings: Settings, service: AssistantLike | None = None,
               event_sink: EventSink | None = None, *, source_locator: SourceLocator | None = None,
-              openid_metadata_url: str | None = None, update_interval: float | None = None
-              ) -> web.Application:
+              openid_metadata_url: str | None = None, update_interval: float | None = None,
+              teams: TeamsWiring | None = None) -> web.Application:
     """The whole server. `openid_metadata_url` (tests) replaces the Bot Framework's key endpoint."""
     app = web.Application()
     app[SETTINGS] = settings
@@ -162,17 +161,9 @@ def build_app(settings: Settings, service: AssistantLike | None = None,
     add_web_chat(app, service, settings, links, event_sink)  # /chat, unless RULEBOOK_WEB_CHAT=false
     SourceRoutes(source_locator, links, event_sink, _blob_linker(settings)).add_to(app)
 
-    authentication = bot_authentication(settings, openid_metadata_url)
-    from botbuilder.integration.aiohttp import CloudAdapter
-
-    adapter = CloudAdapter(authentication)
-    usage = TeamsUsage(event_sink, settings.user_hash_key)
-    interval = settings.teams_update_interval if update_interval is None else update_interval
-    teams_bot = RulebookTeamsBot(adapter, service, usage, links,
-                                 TeamsBotOptions(update_interval=interval, roles=roles))
+    teams = teams or TeamsWiring(openid_metadata_url=openid_metadata_url, update_interval=update_interval)
+    teams_bot = mount_teams(app, service, settings, event_sink, roles, links, teams)
     app[TEAMS_BOT] = teams_bot
-    endpoint = MessagesEndpoint(adapter, authentication, teams_bot, usage, settings.teams_app_id)
-    app.router.add_post("/api/messages", endpoint.handle)
 
     slack_mounted = _mount_slack(app, service, settings, event_sink, roles, knowledge)
 

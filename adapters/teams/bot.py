@@ -19,17 +19,24 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Protocol
 
-from botbuilder.core import ActivityHandler, BotAdapter, InvokeResponse, TurnContext
-from botbuilder.integration.aiohttp import CloudAdapter
-from botbuilder.schema import Activity, ActivityTypes, ChannelAccount, ConversationReference
+from microsoft_agents.activity import (
+    Activity,
+    ActivityTypes,
+    ChannelAccount,
+    ConversationReference,
+    InvokeResponse,
+    MessageReaction,
+)
+from microsoft_agents.hosting.core import ActivityHandler, ChannelServiceAdapter, ClaimsIdentity, TurnContext
+from microsoft_agents.hosting.core.connector import ConnectorClientBase
 
 from adapters.source_links import SourceLinks
 from adapters.teams.answer_relay import relay_answer
-from adapters.teams.final_message import failure_activity, final_activity
+from adapters.teams.final_message import MESSAGE_LIMIT, answer_parts, failure_parts
 from adapters.teams.mentions import mentions_bot, question_text
 from adapters.teams.pacing import UpdatePacer
 from adapters.teams.places import conversation_kind, teams_identity, teams_place, user_id_of
-from adapters.teams.reply_writers import EditedMessage, NativeStream, ReplyWriter
+from adapters.teams.reply_writers import STREAM_LIMIT, EditedMessage, NativeStream, ReplyWriter
 from adapters.teams.usage import (
     FEEDBACK_BUTTON_VALUES,
     REACTION_VALUES,
@@ -57,6 +64,8 @@ class AssistantLike(Protocol):
 @dataclass
 class TeamsBotOptions:
     update_interval: float = 1.0  # seconds between updates of one message (Teams throttles faster)
+    stream_limit: float = STREAM_LIMIT  # seconds a native stream may stay open (Teams: 2 minutes)
+    message_limit: int = MESSAGE_LIMIT  # bytes of one message (Teams: about 100 KB)
     roles: RoleSource = field(default_factory=RoleSource)  # who holds which roles; default: nobody
 
 
@@ -66,7 +75,7 @@ def conversation_key(activity: Activity) -> str:
 
 
 class RulebookTeamsBot(ActivityHandler):
-    def __init__(self, adapter: CloudAdapter, service: AssistantLike, usage: TeamsUsage,
+    def __init__(self, adapter: ChannelServiceAdapter, service: AssistantLike, usage: TeamsUsage,
                  links: SourceLinks, options: TeamsBotOptions | None = None) -> None:
         self._adapter = adapter
         self._service = service
@@ -101,9 +110,9 @@ class RulebookTeamsBot(ActivityHandler):
             await turn_context.send_activity(Activity(type=ActivityTypes.message, text=HELP_TEXT,
                                                       text_format="markdown"))
             return
-        reference = TurnContext.get_conversation_reference(activity)
-        claims = turn_context.turn_state.get(self._adapter.BOT_IDENTITY_KEY)
-        audience = turn_context.turn_state.get(self._adapter.BOT_OAUTH_SCOPE_KEY)
+        reference = activity.get_conversation_reference()
+        claims = turn_context.identity or ClaimsIdentity()
+        audience = turn_context.turn_state.get(self._adapter.OAUTH_SCOPE_KEY)
         task = asyncio.create_task(
             self._answer_later(reference, claims, audience, question, activity.from_property,
                                teams_identity(activity), teams_place(activity), kind,
@@ -111,19 +120,19 @@ class RulebookTeamsBot(ActivityHandler):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _answer_later(self, reference: ConversationReference, claims: Any, audience: Any,
+    async def _answer_later(self, reference: ConversationReference, claims: ClaimsIdentity, audience: Any,
                             question: str, account: ChannelAccount, identity: Identity, place: Place,
                             kind: str, conversation_id: str) -> None:
         async def answer_turn(turn_context: TurnContext) -> None:
-            # reply to the question itself, not to the synthetic continuation activity
-            turn_context.activity.id = reference.activity_id
             # roles are looked up here, not in the request: an e-mail lookup must not delay Teams' ack
             user = await self.asker(turn_context, account, identity, place)
             await self._answer(turn_context, question, user, kind, conversation_id)
 
+        continuation = reference.get_continuation_activity()
+        continuation.id = reference.activity_id  # reply to the question, not to a synthetic activity
         try:
-            await self._adapter.continue_conversation(reference, answer_turn, claims_identity=claims,
-                                                      audience=audience)
+            await self._adapter.continue_conversation_with_claims(claims, continuation, answer_turn,
+                                                                  audience=audience)
         except Exception as exc:
             log.exception("could not deliver an answer in %s", conversation_id)
             self._usage.emit("error", user_id=identity.user_id, conversation_id=conversation_id,
@@ -132,26 +141,29 @@ class RulebookTeamsBot(ActivityHandler):
 
     async def _answer(self, turn_context: TurnContext, question: str, user: User, kind: str,
                       conversation_id: str) -> None:
-        writer: ReplyWriter = NativeStream(turn_context) if kind == "personal" else EditedMessage(turn_context)
-        pacer = UpdatePacer(self._options.update_interval)
+        options = self._options
+        writer: ReplyWriter = (
+            NativeStream(turn_context, options.update_interval, options.stream_limit, options.message_limit)
+            if kind == "personal" else EditedMessage(turn_context, options.message_limit))
+        pacer = UpdatePacer(options.update_interval)
         answer = None
         try:
             answer = await relay_answer(self._service.ask(question, user, conversation_id), writer,
                                         pacer, first_status=FIRST_STATUS)
             message_id = answer.message_id
-            final = final_activity(answer, lambda c: self._link_for(c, user, message_id))
+            parts = answer_parts(answer, lambda c: self._link_for(c, user, message_id), options.message_limit)
         except Exception as exc:
             log.exception("answering failed in %s", conversation_id)
             self._usage.emit("error", user_id=user.id, conversation_id=conversation_id,
                              message_id=turn_context.activity.id or "", stage="teams_answer",
                              error=type(exc).__name__)
-            final = failure_activity()
+            parts = failure_parts()
         delivered = DeliveredAnswer(answer.message_id, conversation_id) if answer else None
         if delivered and writer.message_id:
             # known before the final send: feedback can arrive as soon as Teams shows the answer
             self.delivered.remember(writer.message_id, delivered)
         await pacer.wait_turn()
-        teams_id = await writer.finish(final)
+        teams_id = await writer.finish(parts)
         if delivered:
             self.delivered.remember(teams_id, delivered)
 
@@ -196,14 +208,14 @@ class RulebookTeamsBot(ActivityHandler):
         if activity.name == "task/fetch":
             return self._on_task_fetch(activity, value)
         if activity.name == "task/submit":
-            return InvokeResponse(status=HTTPStatus.OK)  # an empty answer closes the dialog
-        return InvokeResponse(status=HTTPStatus.NOT_IMPLEMENTED)
+            return InvokeResponse(status=int(HTTPStatus.OK))  # an empty answer closes the dialog
+        return InvokeResponse(status=int(HTTPStatus.NOT_IMPLEMENTED))
 
     def _on_feedback(self, activity: Activity, value: dict[str, Any]) -> InvokeResponse:
         action = value.get("actionValue") if isinstance(value.get("actionValue"), dict) else {}
         feedback_value = FEEDBACK_BUTTON_VALUES.get(str(action.get("reaction", "")))
         if value.get("actionName") != "feedback" or feedback_value is None:
-            return InvokeResponse(status=HTTPStatus.BAD_REQUEST,
+            return InvokeResponse(status=int(HTTPStatus.BAD_REQUEST),
                                   body={"error": "expected actionName 'feedback' with reaction like|dislike"})
         comment = _feedback_comment(action.get("feedback"))
         message_id, conversation_id = self._answer_for(activity, activity.reply_to_id)
@@ -213,18 +225,18 @@ class RulebookTeamsBot(ActivityHandler):
             data["comment"] = comment
         self._usage.emit("feedback", user_id=user_id_of(activity.from_property),
                          conversation_id=conversation_id, message_id=message_id, **data)
-        return InvokeResponse(status=HTTPStatus.OK, body={})
+        return InvokeResponse(status=int(HTTPStatus.OK), body={})
 
     def _on_task_fetch(self, activity: Activity, value: dict[str, Any]) -> InvokeResponse:
         data = value.get("data") if isinstance(value.get("data"), dict) else {}
         if data.get("rulebook_action") != COPY_ACTION:
-            return InvokeResponse(status=HTTPStatus.BAD_REQUEST, body={"error": "unknown dialog"})
+            return InvokeResponse(status=int(HTTPStatus.BAD_REQUEST), body={"error": "unknown dialog"})
         self._log_copy(activity, data)
         dialog = {"task": {"type": "continue", "value": {
             "title": "Copy answer", "height": "medium", "width": "medium",
             "card": card_attachment(copy_dialog_card(str(data.get("text", "")))),
         }}}
-        return InvokeResponse(status=HTTPStatus.OK, body=dialog)
+        return InvokeResponse(status=int(HTTPStatus.OK), body=dialog)
 
     def _log_copy(self, activity: Activity, data: dict[str, Any]) -> None:
         self._usage.emit("copy", user_id=user_id_of(activity.from_property),
@@ -246,7 +258,7 @@ class RulebookTeamsBot(ActivityHandler):
         activity = turn_context.activity
         message_id, conversation_id = self._answer_for(activity, activity.reply_to_id)
         user_id = user_id_of(activity.from_property)
-        changes = [(r, False) for r in activity.reactions_added or []] + [
+        changes: list[tuple[MessageReaction, bool]] = [(r, False) for r in activity.reactions_added or []] + [
             (r, True) for r in activity.reactions_removed or []]
         for reaction, retracted in changes:
             feedback_value = REACTION_VALUES.get(reaction.type or "")
@@ -260,13 +272,16 @@ class RulebookTeamsBot(ActivityHandler):
 
 async def member_email(turn_context: TurnContext, member_id: str) -> str | None:
     """The member's e-mail (or user principal name) from the Bot Connector's member endpoint."""
-    connector = turn_context.turn_state.get(BotAdapter.BOT_CONNECTOR_CLIENT_KEY)
+    connector = turn_context.services.get(ConnectorClientBase)
     conversation = turn_context.activity.conversation
     if connector is None or conversation is None or not member_id:
         return None
+    if hasattr(connector, "get_conversation_member"):  # TeamsConnectorClient: the Teams profile
+        member = await connector.get_conversation_member(conversation.id, member_id)
+        return getattr(member, "email", None) or getattr(member, "user_principal_name", None) or None
     member = await connector.conversations.get_conversation_member(conversation.id, member_id)
-    fields = {**(getattr(member, "additional_properties", None) or {}), **member.serialize()}
-    return fields.get("email") or fields.get("userPrincipalName") or None
+    extra = member.model_extra or {}
+    return extra.get("email") or extra.get("userPrincipalName") or None
 
 
 def _feedback_comment(raw: Any) -> str:

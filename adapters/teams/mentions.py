@@ -5,8 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from botbuilder.core import TurnContext
-from botbuilder.schema import Activity
+from microsoft_agents.activity import Activity
 
 _AT_TAG = re.compile(r"<at[^>]*>(.*?)</at>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
@@ -16,13 +15,9 @@ def _bot_mentions(activity: Activity) -> list[str]:
     """The texts (e.g. "<at>Rulebook</at>") by which this message mentions the bot."""
     bot_id = activity.recipient.id if activity.recipient else None
     texts = []
-    for entity in TurnContext.get_mentions(activity):
-        # botbuilder keeps a mention's fields in additional_properties (Entity declares only `type`)
-        fields = {**(getattr(entity, "additional_properties", None) or {}), **entity.serialize()}
-        mentioned = fields.get("mentioned") or {}
-        text = fields.get("text")
-        if bot_id and isinstance(mentioned, dict) and mentioned.get("id") == bot_id and text:
-            texts.append(str(text))
+    for mention in activity.get_mentions():
+        if bot_id and mention.mentioned and mention.mentioned.id == bot_id and mention.text:
+            texts.append(mention.text)
     return texts
 
 

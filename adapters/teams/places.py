@@ -9,14 +9,14 @@ what any colleague asking there gets, and the answer's source links grant no mor
 
 from __future__ import annotations
 
-from botbuilder.schema import Activity, ChannelAccount
+from microsoft_agents.activity import Activity, ChannelAccount
 
 from bot.role_directory import Identity, Place
 
 
-def user_id_of(account: ChannelAccount) -> str:
+def user_id_of(account: ChannelAccount | None) -> str:
     # the AAD object id is stable across chats and tenants' bot registrations; the channel id is not
-    return account.aad_object_id or account.id or ""
+    return (account.aad_object_id or account.id or "") if account else ""
 
 
 def conversation_kind(activity: Activity) -> str:

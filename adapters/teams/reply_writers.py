@@ -1,32 +1,38 @@
 """How a growing answer reaches Teams: native streaming in personal chats, an edited message elsewhere.
 
 Both writers see the same `Progress` (the latest status line and the text released so far) and
-end with the same final activity; they differ only in the wire protocol:
-- `NativeStream`: typing activities carrying the `streaminfo` entity (informative while tools run,
-  then streaming text), closed by a message whose `streaminfo` says `final`. Teams allows this in
-  personal chats only.
-- `EditedMessage`: one message posted at once and updated in place (`update_activity`), the last
-  update being the final answer; for channels and group chats, where Teams does not stream.
-A writer never fails the answer: if Teams refuses a streaming update, the final message is still
-delivered, as a plain message if need be.
+end with the same final message parts; they differ only in the wire protocol:
+- `NativeStream`: the SDK's `StreamingResponse` (`adapters.teams.answer_stream`): informative
+  updates naming what the assistant is doing, then the growing text, closed by the final message.
+  Teams allows this in personal chats only, and for two minutes: a stream still open at
+  `stream_limit` seconds is ended with a short note and the answer arrives as an edit of it.
+- `EditedMessage`: one message posted at once and updated in place, the last update being the
+  final answer; for channels and group chats, where Teams does not stream.
+Text longer than one message allows is not streamed beyond that size; the final answer then
+arrives in several messages (`adapters.teams.final_message`). A writer never fails the answer:
+if Teams refuses the stream or an update, the final message is still delivered plainly.
 """
 
 from __future__ import annotations
 
-import copy
+import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass
 from typing import Protocol
 
-from botbuilder.core import TurnContext
-from botbuilder.schema import Activity, ActivityTypes
+from microsoft_agents.activity import Activity, ActivityTypes
+from microsoft_agents.hosting.core import TurnContext
 
+from adapters.teams.answer_stream import AnswerStream
 from adapters.teams.citations import shorten
-from adapters.teams.entities import StreamInfo
+from adapters.teams.final_message import MESSAGE_LIMIT, MessagePart, streamable_length
 
 log = logging.getLogger(__name__)
 
 INFORMATIVE_LIMIT = 1000  # Teams refuses longer informative updates
+STREAM_LIMIT = 100.0  # seconds; Teams ends a stream with a 403 after 2 minutes
+STILL_WORKING_TEXT = "_Still working on this answer: it will appear here in full._"
 
 
 @dataclass
@@ -39,81 +45,86 @@ class Progress:
 class ReplyWriter(Protocol):
     @property
     def message_id(self) -> str | None:
-        """The Teams id the final answer will have, once known."""
+        """The Teams id the (first part of the) final answer will have, once known."""
         ...
 
     async def show(self, progress: Progress) -> None: ...
 
-    async def finish(self, final: Activity) -> str:
-        """Deliver the final answer; returns the Teams id of the message that holds it."""
+    async def finish(self, parts: list[MessagePart]) -> str:
+        """Deliver the final answer; returns the Teams id of the message holding its last part."""
         ...
 
 
+async def _send_plainly(context: TurnContext, parts: list[MessagePart]) -> str:
+    last = ""
+    for part in parts:
+        response = await context.send_activity(part.activity())
+        last = response.id if response and response.id else last
+    return last
+
+
 class NativeStream:
-    def __init__(self, context: TurnContext) -> None:
+    def __init__(self, context: TurnContext, interval: float, stream_limit: float = STREAM_LIMIT,
+                 message_limit: int = MESSAGE_LIMIT) -> None:
         self._context = context
-        self.stream_id: str | None = None
-        self.sequence = 0
-        self._streaming = False
-        self._refused = False
+        self._stream = AnswerStream(context, interval)
+        self._stream_limit = stream_limit
+        self._message_limit = message_limit
+        self._streamed = ""  # the text handed to the stream so far
+        self._status = ""
+        self._deadline: asyncio.Task[None] | None = None
+        self._ending_early = False
 
     @property
     def message_id(self) -> str | None:
-        return self.stream_id
+        return self._stream.stream_id
+
+    def _start_clock(self) -> None:
+        if self._deadline is None:
+            self._deadline = asyncio.create_task(self._end_stream_in_time())
+
+    async def _end_stream_in_time(self) -> None:
+        await asyncio.sleep(self._stream_limit)
+        self._ending_early = True  # from here on, let it finish: a half-sent notice would leave the stream open
+        log.info("the answer is still being written after %.0fs: ending the stream before Teams does",
+                 self._stream_limit)
+        await self._stream.send_stream_timed_out_notification(STILL_WORKING_TEXT)
 
     async def show(self, progress: Progress) -> None:
-        if self._refused:
-            return
+        self._start_clock()
         if progress.released:
-            stream_type, text = "streaming", progress.released
-            self._streaming = True
-        elif self._streaming:
-            return  # once text streams, a streamed message may only grow: no status lines after it
-        else:
-            stream_type, text = "informative", shorten(progress.status, INFORMATIVE_LIMIT)
-        if not text:
-            return
-        self.sequence += 1
-        channel_data = {"streamType": stream_type, "streamSequence": self.sequence}
-        if self.stream_id:
-            channel_data["streamId"] = self.stream_id
-        update = Activity(
-            type=ActivityTypes.typing,
-            text=text,
-            entities=[StreamInfo(stream_type=stream_type, stream_id=self.stream_id,
-                                 stream_sequence=self.sequence)],
-            channel_data=channel_data,
-        )
-        try:
-            response = await self._context.send_activity(update)
-        except Exception as exc:  # Teams may refuse streaming (403 ContentStreamNotAllowed, 429)
-            log.warning("Teams refused a streaming update (%s); the answer will arrive whole", exc)
-            self._refused = True
-            return
-        if self.stream_id is None:
-            self.stream_id = response.id if response and response.id else None
-            if self.stream_id is None:
-                self._refused = True
+            new = progress.released[len(self._streamed):]
+            if new and streamable_length(progress.released, self._message_limit):
+                self._streamed = progress.released
+                self._stream.queue_text_chunk(new)
+        elif not self._streamed and progress.status and progress.status != self._status:
+            # once text streams, a streamed message may only grow: no status lines after it
+            self._status = progress.status
+            self._stream.queue_informative_update(shorten(progress.status, INFORMATIVE_LIMIT))
 
-    async def finish(self, final: Activity) -> str:
-        if self.stream_id:
-            closing = _copy(final)
-            closing.entities = list(closing.entities or []) + [
-                StreamInfo(stream_type="final", stream_id=self.stream_id)]
-            closing.channel_data = {**(closing.channel_data or {}), "streamType": "final",
-                                    "streamId": self.stream_id}
-            try:
-                await self._context.send_activity(closing)
-                return self.stream_id
-            except Exception as exc:
-                log.warning("Teams refused the final streamed message (%s); sending it plainly", exc)
-        response = await self._context.send_activity(final)
-        return response.id if response and response.id else ""
+    async def finish(self, parts: list[MessagePart]) -> str:
+        if self._deadline is not None:
+            if not self._ending_early:
+                self._deadline.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._deadline
+        first, rest = parts[0], parts[1:]
+        self._stream.set_final(first)
+        try:
+            await self._stream.end_stream()
+        except Exception as exc:
+            log.warning("Teams refused the end of the stream (%s); sending the answer plainly", exc)
+            return await _send_plainly(self._context, parts)
+        if self._stream.refused or not self._stream.stream_id:
+            log.warning("Teams refused the stream; sending the answer plainly")
+            return await _send_plainly(self._context, parts)
+        return await _send_plainly(self._context, rest) if rest else self._stream.stream_id
 
 
 class EditedMessage:
-    def __init__(self, context: TurnContext) -> None:
+    def __init__(self, context: TurnContext, message_limit: int = MESSAGE_LIMIT) -> None:
         self._context = context
+        self._message_limit = message_limit
         self.activity_id: str | None = None
         self._refused = False
 
@@ -121,10 +132,12 @@ class EditedMessage:
     def message_id(self) -> str | None:
         return self.activity_id
 
-    @staticmethod
-    def _interim_text(progress: Progress) -> str:
+    def _interim_text(self, progress: Progress) -> str:
         if progress.released:
-            return progress.released + " …"
+            text = progress.released
+            while text and not streamable_length(text, self._message_limit):
+                text = text[: len(text) * 3 // 4]  # the whole answer arrives in parts at the end
+            return text + " …"
         return f"_{progress.status}_" if progress.status else "…"
 
     async def show(self, progress: Progress) -> None:
@@ -144,19 +157,14 @@ class EditedMessage:
             log.warning("Teams refused an interim update (%s); the answer will arrive whole", exc)
             self._refused = self.activity_id is None
 
-    async def finish(self, final: Activity) -> str:
+    async def finish(self, parts: list[MessagePart]) -> str:
         if self.activity_id:
-            edit = _copy(final)
+            edit = parts[0].activity()
             edit.id = self.activity_id
             try:
                 await self._context.update_activity(edit)
-                return self.activity_id
             except Exception as exc:
                 log.warning("Teams refused the final edit (%s); posting the answer anew", exc)
-        response = await self._context.send_activity(final)
-        return response.id if response and response.id else ""
-
-
-def _copy(activity: Activity) -> Activity:
-    # shallow: callers replace (never mutate) the lists and dicts they change
-    return copy.copy(activity)
+            else:
+                return await _send_plainly(self._context, parts[1:]) if parts[1:] else self.activity_id
+        return await _send_plainly(self._context, parts)

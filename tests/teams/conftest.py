@@ -104,20 +104,25 @@ class PacedAssistant:
     updates show. It also keeps the last answer, for comparing with what Teams received.
     """
 
-    def __init__(self, inner: Any, delay: float) -> None:
+    def __init__(self, inner: Any, delay: float, final_delay: float = 0.0) -> None:
         self.inner = inner
         self.knowledge = inner.knowledge
         self.delay = delay
+        self.final_delay = final_delay  # a model still writing after its last visible token
         self.answers: list[Any] = []
         self.questions: list[tuple[str, Any, str]] = []
+        self.statuses: list[str] = []
 
     async def ask(self, question: str, user: Any, conversation_id: str) -> AsyncIterator[Any]:
         self.questions.append((question, user, conversation_id))
         first_token = True
         async for event in self.inner.ask(question, user, conversation_id):
             if event.kind == "final":
+                await asyncio.sleep(self.final_delay)
                 self.answers.append(event.answer)
             elif event.kind == "status" or first_token:
+                if event.kind == "status":
+                    self.statuses.append(event.text)
                 await asyncio.sleep(self.delay)  # a tool call, or the model's first token
                 first_token = first_token and event.kind != "token"
             else:
@@ -137,7 +142,11 @@ async def start_server(tmp_path: Path, base_settings: Any, knowledge: Any,
         "data_dir": tmp_path / "data", "public_base_url": base_url,
         "teams_update_interval": UPDATE_INTERVAL, **build_options.pop("settings", {})})
     event_log = open_event_log(settings, register_exit=False)
-    service = PacedAssistant(real_service(settings, knowledge, event_log, tmp_path), UPDATE_INTERVAL * 1.25)
+    make_service = build_options.pop("service", None)
+    final_delay = build_options.pop("final_delay", 0.0)
+    service = (make_service(settings) if make_service else
+               PacedAssistant(real_service(settings, knowledge, event_log, tmp_path), UPDATE_INTERVAL * 1.25,
+                              final_delay))
     app = build_app(settings, service=service, event_sink=event_log, **build_options)
     runner = web.AppRunner(app)
     await runner.setup()

@@ -4,6 +4,9 @@ It answers like Teams' connector does: a new activity gets a fresh id (201); a s
 that already names its stream gets 202 with an empty body (so the bot must keep the first id as
 the stream id); an update (PUT) answers with the updated id. A member lookup (GET .../members/{id}) answers with
 the profile put in `members` (e-mail, user principal name), or 404 for anyone else.
+
+`throttle(n)` makes the next n activity calls (POST or PUT) answer 429 with `Retry-After`, as
+Teams does when a bot sends too fast; throttled calls are kept in `throttled`, not in `calls`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ class ConnectorCall:
     body: dict[str, Any]
     returned_id: str | None
     at: float = field(default_factory=time.monotonic)
+    authorization: str = ""
 
     @property
     def type(self) -> str:
@@ -48,6 +52,10 @@ class ConnectorStandIn:
         self.calls: list[ConnectorCall] = []
         self.members: dict[str, dict[str, Any]] = {}  # member id -> TeamsChannelAccount JSON
         self.member_lookups: list[tuple[str, str]] = []  # (conversation id, member id)
+        self.throttled: list[ConnectorCall] = []
+        self._throttle = 0
+        self.refuse_streams = False  # answer streaming updates 403 ContentStreamNotAllowed
+        self._retry_after = "0.05"
         self._ids = itertools.count(1000)
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -74,6 +82,18 @@ class ConnectorStandIn:
         if self._runner:
             await self._runner.cleanup()
 
+    def throttle(self, calls: int, retry_after: str = "0.05") -> None:
+        self._throttle, self._retry_after = calls, retry_after
+
+    async def _throttled(self, request: web.Request, body: dict[str, Any]) -> web.Response | None:
+        if self._throttle <= 0:
+            return None
+        self._throttle -= 1
+        self.throttled.append(ConnectorCall(request.method, request.match_info["conversation_id"],
+                                            request.match_info.get("activity_id"), body, None))
+        return web.json_response({"error": {"code": "TooManyRequests"}}, status=429,
+                                 headers={"Retry-After": self._retry_after})
+
     async def _record(self, call: ConnectorCall) -> None:
         async with self._changed:
             self.calls.append(call)
@@ -81,20 +101,29 @@ class ConnectorStandIn:
 
     async def _post(self, request: web.Request) -> web.Response:
         body = await request.json()
+        if (refused := await self._throttled(request, body)) is not None:
+            return refused
         info = next((e for e in body.get("entities") or [] if e.get("type") == "streaminfo"), None)
+        if info is not None and self.refuse_streams:
+            return web.json_response({"error": {"code": "ContentStreamNotAllowed",
+                                                "message": "Content stream is not allowed"}}, status=403)
         continuing_stream = info is not None and info.get("streamId")
         new_id = None if continuing_stream else f"act-{next(self._ids)}"
         await self._record(ConnectorCall("POST", request.match_info["conversation_id"],
-                                         request.match_info.get("activity_id"), body, new_id))
+                                         request.match_info.get("activity_id"), body, new_id,
+                                         authorization=request.headers.get("Authorization", "")))
         if continuing_stream:
             return web.json_response({}, status=202)
         return web.json_response({"id": new_id}, status=201)
 
     async def _put(self, request: web.Request) -> web.Response:
         body = await request.json()
+        if (refused := await self._throttled(request, body)) is not None:
+            return refused
         activity_id = request.match_info["activity_id"]
         await self._record(ConnectorCall("PUT", request.match_info["conversation_id"], activity_id,
-                                         body, activity_id))
+                                         body, activity_id,
+                                         authorization=request.headers.get("Authorization", "")))
         return web.json_response({"id": activity_id}, status=200)
 
     async def _member(self, request: web.Request) -> web.Response:

@@ -1,6 +1,7 @@
 """With a Teams app id configured, /api/messages takes only requests whose Bot Framework token
 validates. The Bot Framework's signing keys come from a loopback OpenID metadata stand-in (run in
-a thread: botbuilder fetches keys with blocking `requests`), so the real validation runs offline."""
+a thread: the Agents SDK fetches keys with PyJWT's blocking `PyJWKClient`), so the SDK's real
+validation runs offline; outbound tokens come from a stand-in for Entra ID."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
 
+from adapters.teams.front_end import TeamsWiring
 from tests.teams import activities
 from tests.teams.conftest import start_server
+from tests.teams.token_standin import OUTBOUND_TOKEN, FixedTokenConnections
 
 APP_ID = "11111111-2222-3333-4444-555555555555"
 ISSUER = "https://api.botframework.com"
@@ -82,7 +85,7 @@ def key_server(signing_key, monkeypatch) -> Iterator[_KeyServer]:
 async def secured(tmp_path, key_server, sample_index, sample_knowledge):
     running, runner = await start_server(
         tmp_path, sample_index, sample_knowledge, settings={"teams_app_id": APP_ID, "teams_app_password": "not-used-offline"},
-        openid_metadata_url=key_server.url)
+        teams=TeamsWiring(openid_metadata_url=key_server.url, connections=FixedTokenConnections(APP_ID)))
     yield running
     await runner.cleanup()
     running.event_log.close()
@@ -138,3 +141,43 @@ async def test_valid_token_is_accepted(secured, connector, signing_key):
     assert status == 200 and body == {}
     [event] = secured.events("feedback")
     assert event.data["value"] == "positive"
+
+
+async def test_an_authenticated_question_is_answered_with_the_bots_own_token(secured, connector, signing_key):
+    inbound = activities.message(connector.url, "Can I pay with my fridge?")
+    status, _ = await secured.post(inbound, token=_token(signing_key, connector.url))
+    assert status == 202
+    calls = await connector.wait_for(lambda cs: any(
+        (c.stream_info() or {}).get("streamType") == "final" for c in cs))
+    assert {c.authorization for c in calls} == {f"Bearer {OUTBOUND_TOKEN}"}
+
+
+async def test_a_token_for_another_service_url_is_rejected(secured, connector, signing_key):
+    inbound = activities.message(connector.url, "hello")
+    token = _token(signing_key, "https://smba.trafficmanager.net/emea/")
+    assert (await secured.post(inbound, token=token))[0] == 401
+    assert connector.calls == []
+
+
+def test_app_registrations_map_to_the_sdks_configuration():
+    from adapters.teams.authentication import auth_configuration
+    from adapters.teams.teams_settings import TeamsSettings
+    from config.settings import Settings
+
+    base = Settings(_env_file=None)
+    anonymous = auth_configuration(base, TeamsSettings(_env_file=None))
+    assert anonymous.ANONYMOUS_ALLOWED
+    single = auth_configuration(base.model_copy(update={
+        "teams_app_id": APP_ID, "teams_app_password": "pw", "teams_tenant_id": "tenant-guid"}),
+        TeamsSettings(_env_file=None))
+    assert (single.CLIENT_ID, single.TENANT_ID, single.CLIENT_SECRET) == (APP_ID, "tenant-guid", "pw")
+    assert single.VALIDATE_ISSUER and not single.ANONYMOUS_ALLOWED
+    assert "https://api.botframework.com" in single.ISSUERS
+    multi = auth_configuration(base.model_copy(update={"teams_app_id": APP_ID, "teams_app_password": "pw"}),
+                               TeamsSettings(_env_file=None))
+    assert multi.TENANT_ID == "botframework.com"
+    identity = auth_configuration(base.model_copy(update={"teams_app_id": APP_ID, "teams_tenant_id": "t"}),
+                                  TeamsSettings(_env_file=None, auth_type="UserManagedIdentity"))
+    assert identity.AUTH_TYPE == "UserManagedIdentity" and identity.CLIENT_SECRET is None
+    with pytest.raises(ValueError, match="RULEBOOK_TEAMS_APP_PASSWORD"):
+        auth_configuration(base.model_copy(update={"teams_app_id": APP_ID}), TeamsSettings(_env_file=None))

@@ -35,7 +35,7 @@ async def test_channel_mention_posts_then_edits_into_the_final_answer(server, co
 
     final = edits[-1]
     assert final is _final_edit(calls)
-    assert final.body["channelData"]["feedbackLoopEnabled"] is True
+    assert final.body["channelData"]["feedbackLoop"] == {"type": "default"}  # the SDK's feedback buttons
     markers = {int(n) for n in re.findall(r"\[(\d+)\]", final.body["text"])}
     assert markers and {c["position"] for c in final.message_entity()["citation"]} == markers
     assert final.body["attachments"][0]["contentType"] == "application/vnd.microsoft.card.adaptive"

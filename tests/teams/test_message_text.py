@@ -3,7 +3,7 @@ within Teams' limits, answer tables as markdown and aligned text, answers as pla
 
 from __future__ import annotations
 
-from botbuilder.schema import Activity
+from microsoft_agents.activity import Activity
 
 from adapters.teams.citations import ABSTRACT_LIMIT, NAME_LIMIT, citation_claim, shorten
 from adapters.teams.mentions import mentions_bot, question_text
@@ -14,7 +14,7 @@ from tests.teams import activities
 
 
 def _activity(payload: dict) -> Activity:
-    return Activity().deserialize(payload)
+    return Activity.model_validate(payload)
 
 
 def test_the_bots_mention_is_stripped_and_other_mentions_keep_their_names():

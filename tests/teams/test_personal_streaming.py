@@ -59,7 +59,7 @@ async def test_personal_question_streams_then_ends_in_one_cited_final_message(se
     # the final message closes the stream: streamType final, the stream id, no sequence
     info = final.stream_info()
     assert info["streamId"] == stream_id and "streamSequence" not in info
-    assert final.body["channelData"]["feedbackLoopEnabled"] is True
+    assert final.body["channelData"]["feedbackLoop"] == {"type": "default"}  # the SDK's feedback buttons
 
     # citations: one claim per source, positions = the [n] markers in the text
     [answer] = server.service.answers
