@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.answer import NO_GROUNDED_ANSWER, FinalEvent, StatusEvent, TokenEvent
+from bot.answer import NO_GROUNDED_ANSWER, FinalEvent, StatusEvent, StepEvent, TokenEvent
 from bot.review_queue import JsonlReviewQueue
 from tests.bot.conftest import collect, final_of
 from tests.bot.openai_standin import OpenAIStandIn, Reply, ToolCall
@@ -100,7 +100,7 @@ async def test_what_is_streamed_is_exactly_what_the_final_answer_holds(standin, 
     assert answer.outcome == "answered", answer.reason
     tokens = [e for e in events if isinstance(e, TokenEvent)]
     first_token = events.index(tokens[0])
-    assert all(isinstance(e, StatusEvent) for e in events[:first_token])
+    assert all(isinstance(e, StatusEvent | StepEvent) for e in events[:first_token])
     assert isinstance(events[-1], FinalEvent)
     assert _shown(events).strip() == answer.text
     assert answer.text.startswith("Here is what the rulebook says:")
