@@ -141,6 +141,11 @@ class Indexer:
         from knowledge.store import open_store
 
         store = open_store(self.settings)
+        try:
+            self._check_embedder(store)
+        except Exception:
+            store.close()
+            raise
         self._table_cache = TableCache(self.data_dir / "table_cache.sqlite")
         self._table_pool = TablePool()
         try:
@@ -203,6 +208,7 @@ class Indexer:
 
         with self._stage("store"):
             store.ensure_collection(len(vectors[0][0]))
+            self._record_embedder(store)
             store.upsert([StoredChunk(payload=p, dense=d, sparse=s)
                           for p, (d, s) in zip(payloads, vectors, strict=True)])
             new_ids = {p.chunk_id for p in payloads}
@@ -265,6 +271,18 @@ class Indexer:
 
             self._encoder = load_cached_encoder(self.settings)
         return self._encoder
+
+    def _check_embedder(self, store: KnowledgeStore) -> None:
+        """Refuse, before any work, to extend an index another embedder built."""
+        from knowledge.embedder_identity import check_embedder, identity_of
+
+        if getattr(store, "embedder", None) is not None and store.embedder():  # type: ignore[attr-defined]
+            check_embedder(store, identity_of(self._dense(), self.settings.embedding_model), extending=True)
+
+    def _record_embedder(self, store: KnowledgeStore) -> None:
+        from knowledge.embedder_identity import check_embedder, identity_of
+
+        check_embedder(store, identity_of(self._dense(), self.settings.embedding_model), extending=True)
 
     def _all_stored(self, store: KnowledgeStore, old: DocumentState) -> bool:
         if self._stored_ids is None:

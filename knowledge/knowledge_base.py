@@ -129,11 +129,18 @@ class Knowledge:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Knowledge:
+        from knowledge.embedder_identity import check_embedder, identity_of
         from knowledge.embedding_cache import load_cached_encoder
         from knowledge.model_rerank import load_reranker
         from knowledge.store import open_store
 
-        return cls(open_store(settings), load_cached_encoder(settings),
+        store, encoder = open_store(settings), load_cached_encoder(settings)
+        try:  # an index built by another embedder is refused, with what to do, before any question
+            check_embedder(store, identity_of(encoder, settings.embedding_model), extending=False)
+        except Exception:
+            store.close()
+            raise
+        return cls(store, encoder,
                    reranker=load_reranker(settings.reranker), rerank_threshold=settings.rerank_threshold,
                    full_rulebook_token_limit=settings.full_rulebook_token_limit)
 
