@@ -137,6 +137,16 @@ class EdgeStore:
 
     @property
     def exists(self) -> bool:
+        return self._ready()
+
+    def _ready(self) -> bool:
+        """Attached to the shard, attaching now if another store object in this process created it
+        since (the bot opened an empty data dir, then its indexing job wrote the first rulebook)."""
+        if self._handle is None and (self.path / "edge_config.json").exists():
+            try:
+                self._attach(create_with=None)
+            except StoreBusyError:
+                return False
         return self._handle is not None
 
     def ensure_collection(self, dense_size: int) -> None:
@@ -239,7 +249,7 @@ class EdgeStore:
     # --- reads -----------------------------------------------------------------------------
     def _records(self, access: AccessFilter | None, with_vector: bool) -> Iterator[Any]:
         """Every matching point, a page at a time, the shard locked only while a page is read."""
-        if self._handle is None:
+        if not self._ready():
             return
         with self.generations.reading() as hidden:  # one snapshot for every page of the read
             condition = edge_filter(access, hidden)
@@ -267,14 +277,14 @@ class EdgeStore:
                               else SparseVector([], []))
 
     def count(self, access: AccessFilter | None = None) -> int:
-        if self._handle is None:
+        if not self._ready():
             return 0
         with self.generations.reading() as hidden, self._handle.lock:
             return int(self._handle.shard.count(qe.CountRequest(exact=True, filter=edge_filter(access, hidden))))
 
     def query_hybrid(self, dense: list[float] | None, sparse: SparseVector | None, access: AccessFilter,
                      leg_limit: int = 50, fused_limit: int = 30, rrf_k: int = RRF_K) -> list[ScoredChunk]:
-        if self._handle is None or (dense is None and sparse is None):
+        if (dense is None and sparse is None) or not self._ready():
             return []
         with self.generations.reading() as hidden:
             return self._query(dense, sparse, edge_filter(access, hidden), leg_limit, fused_limit, rrf_k)

@@ -147,6 +147,15 @@ class Knowledge:
     def close(self) -> None:
         self.store.close()
 
+    def forget_cached_results(self, rulebook_id: str | None = None) -> None:
+        """A rulebook just switched to new text (a re-index while serving): searches and the
+        catalog cached for the next few seconds would still show the old text, so drop them."""
+        with self._lock:
+            self._catalog.clear()
+        searcher = self.searcher
+        with searcher._lock:  # the search's own result cache (knowledge/hybrid_search.py)
+            searcher._cache.clear()
+
     # --- search ----------------------------------------------------------------------------
     def search(self, query: str, roles: Sequence[str] = (), k: int = 10, mode: Mode = "hybrid",
                rulebook_ids: Sequence[str] = (), include_archived: bool = False,
