@@ -69,9 +69,11 @@ def status_text(tool: str, args: dict[str, Any]) -> str:
 
 
 def default_tools_factory(knowledge: Any, roles: Sequence[str], ledger: SourceLedger) -> list[BaseTool]:
+    from knowledge.change_tool import make_change_tool
     from knowledge.zoom_tools import make_zoom_tools
 
-    return make_zoom_tools(knowledge, roles, ledger)  # type: ignore[arg-type]
+    return [*make_zoom_tools(knowledge, roles, ledger),  # type: ignore[arg-type]
+            make_change_tool(knowledge, roles, ledger)]  # type: ignore[arg-type]
 
 
 def new_ledger() -> Any:

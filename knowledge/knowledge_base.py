@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from knowledge.bm25 import Bm25Encoder
@@ -126,6 +127,7 @@ class Knowledge:
         self.catalog_seconds = catalog_seconds
         self._catalog: dict[AccessFilter, tuple[float, list[RulebookInfo]]] = {}
         self._lock = threading.Lock()
+        self.data_dir: Path | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Knowledge:
@@ -140,9 +142,11 @@ class Knowledge:
         except Exception:
             store.close()
             raise
-        return cls(store, encoder,
-                   reranker=load_reranker(settings.reranker), rerank_threshold=settings.rerank_threshold,
-                   full_rulebook_token_limit=settings.full_rulebook_token_limit)
+        knowledge = cls(store, encoder,
+                        reranker=load_reranker(settings.reranker), rerank_threshold=settings.rerank_threshold,
+                        full_rulebook_token_limit=settings.full_rulebook_token_limit)
+        knowledge.data_dir = settings.data_dir  # where the audit log lives (knowledge/change_tool.py)
+        return knowledge
 
     def close(self) -> None:
         self.store.close()
