@@ -235,7 +235,7 @@ class Indexer:
             return report
         try:
             payloads, parsed, sections = self._chunks_for(item, inventory)
-            vectors = self._encode(payloads)
+            vectors = self._encode(payloads, self._live_vectors(store, item.rulebook_id) if old else {})
         except PdfRejected as exc:
             return DocumentReport(item.path.name, item.rulebook_id, "failed", reason=exc.reason)
         except Exception as exc:  # noqa: BLE001 — one bad document must not stop the batch
@@ -297,17 +297,30 @@ class Indexer:
                 .hashes.append(payload.content_hash)
         return payloads, parsed, sections
 
-    def _encode(self, payloads: list[ChunkPayload]) -> list[tuple[list[float], Any]]:
+    def _live_vectors(self, store: KnowledgeStore, rulebook_id: str) -> dict[str, tuple[list[float], Any]]:
+        reader = getattr(store, "rulebook_vectors", None)
+        if reader is None:
+            return {}
+        with self._stage("store"):
+            return dict(reader(rulebook_id))
+
+    def _encode(self, payloads: list[ChunkPayload], known: dict[str, tuple[list[float], Any]] | None = None
+                ) -> list[tuple[list[float], Any]]:
+        """Dense and BM25 vectors; chunks whose content hash the rulebook's live points already
+        carry keep those (the hash covers the text and the metadata both vectors depend on)."""
+        known = known or {}
+        todo = [p for p in payloads if p.content_hash not in known]
         with self._stage("embedding"):
             encoder = self._dense()
-            dense = encoder.embed_passages([embedding_input(p) for p in payloads])
+            dense = encoder.embed_passages([embedding_input(p) for p in todo]) if todo else []
         with self._stage("bm25"):
             if self._bm25 is None:
                 from knowledge.bm25 import Bm25Encoder
 
                 self._bm25 = Bm25Encoder()
-            sparse = [self._bm25.encode_document(embedding_input(p), p.language) for p in payloads]
-        return list(zip(dense, sparse, strict=True))
+            sparse = [self._bm25.encode_document(embedding_input(p), p.language) for p in todo]
+        fresh = {p.content_hash: pair for p, pair in zip(todo, zip(dense, sparse, strict=True), strict=True)}
+        return [known.get(p.content_hash) or fresh[p.content_hash] for p in payloads]
 
     def _dense(self) -> Any:
         if self._encoder is None:

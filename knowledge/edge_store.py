@@ -247,12 +247,16 @@ class EdgeStore:
         self._dirty = True
 
     # --- reads -----------------------------------------------------------------------------
-    def _records(self, access: AccessFilter | None, with_vector: bool) -> Iterator[Any]:
-        """Every matching point, a page at a time, the shard locked only while a page is read."""
+    def _records(self, access: AccessFilter | None, with_vector: bool, rulebook_id: str | None = None
+                 ) -> Iterator[Any]:
+        """Every matching point, a page at a time, the shard locked only while a page is read
+        (`rulebook_id`: that rulebook's live points, whoever may see them; for the indexer)."""
         if not self._ready():
             return
         with self.generations.reading() as hidden:  # one snapshot for every page of the read
-            condition = edge_filter(access, hidden)
+            condition = edge_filter(access, hidden) if rulebook_id is None else qe.Filter(
+                must=[qe.FieldCondition("rulebook_id", match=qe.MatchValue(rulebook_id))],
+                must_not=hidden_conditions(hidden) or None)
             offset = None
             while True:
                 with self._handle.lock:
@@ -275,6 +279,18 @@ class EdgeStore:
             yield StoredChunk(ChunkPayload.model_validate(record.payload), list(vectors.get(DENSE_VECTOR) or []),
                               SparseVector(list(sparse.indices), list(sparse.values)) if sparse is not None
                               else SparseVector([], []))
+
+    def rulebook_vectors(self, rulebook_id: str) -> dict[str, tuple[list[float], SparseVector]]:
+        """content hash -> (dense, sparse) of the rulebook's live chunks: a re-index reuses the
+        vectors of every chunk whose text did not change instead of recomputing them."""
+        out: dict[str, tuple[list[float], SparseVector]] = {}
+        for record in self._records(None, with_vector=True, rulebook_id=rulebook_id):
+            vectors = record.vector or {}
+            sparse, dense = vectors.get(SPARSE_VECTOR), vectors.get(DENSE_VECTOR)
+            digest = (record.payload or {}).get("content_hash")
+            if digest and dense and sparse is not None:
+                out[digest] = (list(dense), SparseVector(list(sparse.indices), list(sparse.values)))
+        return out
 
     def count(self, access: AccessFilter | None = None) -> int:
         if not self._ready():
