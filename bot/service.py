@@ -63,6 +63,8 @@ def status_text(tool: str, args: dict[str, Any]) -> str:
         return f"Reading {args.get('rulebook_id', 'the rulebook')}…"
     if tool == "list_available_rulebooks":
         return "Looking up the available rulebooks…"
+    if tool == "list_rulebook_changes":
+        return f"Looking up what changed in {args.get('rulebook_id') or 'the rulebooks'}…"
     if tool == "search_rulebooks" and args.get("rulebook_ids"):
         return f"Searching {', '.join(args['rulebook_ids'])}…"
     return "Searching the rulebooks…"

@@ -337,6 +337,9 @@ class OnnxE5Encoder:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
+        # threads sleep between operators instead of spinning: on a shared or busy machine
+        # (bot, indexer and evals on 2 cores) spinning burns the CPU the other threads need
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
     def token_ids(self, text: str, is_query: bool = False) -> list[int]:
