@@ -45,7 +45,8 @@ TIMESTAMP_HEADER = "X-Rulebook-Timestamp"
 SIGNATURE_HEADER = "X-Rulebook-Signature"
 TOLERANCE_SECONDS = 300
 MAX_BODY_BYTES = 64 * 1024
-INDEX_JOBS = web.AppKey("index_jobs", object)
+# {"jobs": IndexJobs} once the app has started (set at mount: a started app's state is frozen)
+INDEX_JOBS = web.AppKey("index_jobs", dict)
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:
@@ -96,6 +97,7 @@ def mount_index_routes(app: web.Application, settings: Settings, knowledge: Call
     from indexing.index_jobs import IndexJobs, RequestInbox
 
     state: dict[str, Any] = {}
+    app[INDEX_JOBS] = state
 
     def switched(rulebook_id: str) -> None:
         forget = getattr(knowledge(), "forget_cached_results", None)
@@ -107,7 +109,6 @@ def mount_index_routes(app: web.Application, settings: Settings, knowledge: Call
         inbox = RequestInbox(settings, jobs)
         inbox.start()
         state["jobs"], state["inbox"] = jobs, inbox
-        app[INDEX_JOBS] = jobs
 
     async def stop(_: web.Application) -> None:
         if "inbox" in state:

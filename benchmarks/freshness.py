@@ -69,7 +69,7 @@ def main() -> int:
 
     import yaml
 
-    from adapters.index_webhook import SIGNATURE_HEADER, TIMESTAMP_HEADER, sign
+    from adapters.index_webhook import INDEX_JOBS, SIGNATURE_HEADER, TIMESTAMP_HEADER, sign
     from adapters.server import build_app
     from bot.service import AssistantService
     from bot.usage_sinks import NullSink
@@ -136,7 +136,7 @@ def main() -> int:
                     searchable = time.perf_counter() - sent
                     break
                 time.sleep(0.05)
-            jobs = app[__import__("adapters.index_webhook", fromlist=["INDEX_JOBS"]).INDEX_JOBS]
+            jobs = app[INDEX_JOBS]["jobs"]
             jobs.wait_idle(600)  # type: ignore[attr-defined]
             cpu = time.process_time() - cpu0
             stop.set()
