@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "adapters.commands.eval_e2e_cmds",   # eval e2e
     "adapters.commands.serve_cmds",      # serve, teams-package
     "adapters.commands.report_cmds",     # report
+    "adapters.commands.changes_cmds",    # changes (the audit log)
 )
 
 for _name in COMMAND_MODULES:

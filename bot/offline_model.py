@@ -50,8 +50,9 @@ from bot.cross_reference import SectionReference, asked_section, references, wan
 from bot.instruction_spans import document_text_only
 from bot.language import detect_language, language_name
 from bot.place_names import other_forms, rendering_in
-from bot.span_scoring import MIN_DENSE, MIN_LEXICAL, Span, SpanScorer, parse_table
+from bot.span_scoring import MIN_DENSE, MIN_LEXICAL, Span, SpanScorer, is_heading, parse_table
 from knowledge.bm25 import fold_accents
+from knowledge.change_tool import CHANGES, change_question
 from knowledge.payload import ChunkPayload
 
 __all__ = ["MIN_DENSE", "MIN_LEXICAL", "OfflineRulebookModel", "Plan"]
@@ -170,6 +171,13 @@ class OfflineRulebookModel(BaseChatModel):
         turn = messages[asked[-1] + 1:]
         calls = [call for m in turn if isinstance(m, AIMessage) for call in m.tool_calls]
         searches = [c for c in calls if c["name"] == SEARCH]
+        if CHANGES in self.tool_names and (changes := change_question(question)) is not None:
+            # "what changed in PS-04?": the audit log's tool, then its sections' new text quoted
+            if not any(c["name"] == CHANGES for c in calls):
+                return Plan(tool=CHANGES, args=changes)
+            shown = [hit for m in turn if isinstance(m, ToolMessage) and m.name == CHANGES for hit in _artifact_chunks(m)]
+            if shown:
+                return Plan(text=self.compose_changes(language, shown))
         if SEARCH in self.tool_names and not searches:
             return Plan(tool=SEARCH, args={"query": query})
         reading = _reading(turn, calls)
@@ -208,6 +216,16 @@ class OfflineRulebookModel(BaseChatModel):
         return None
 
     # -- writing -------------------------------------------------------------------------------
+    def compose_changes(self, language: str, hits: list[tuple[str, ChunkPayload]]) -> str:
+        """The opening sentences of each changed section's new text, in reading order, cited."""
+        spans = SpanScorer(None, None).score("", hits, set())
+        by_section: dict[tuple[str, str], list[Span]] = {}
+        for span in sorted(spans, key=lambda s: (s.rank, s.position)):
+            if span.table is None and not is_heading(span.text, span.chunk):
+                by_section.setdefault((span.chunk.rulebook_id, span.chunk.section_key), []).append(span)
+        chosen = [span for group in by_section.values() for span in group[:2]]
+        return self._write(language, chosen, [], spans)
+
     def compose(self, query: str, language: str, hits: list[tuple[str, ChunkPayload]],
                 section_ids: set[str] | None = None, *, question: str | None = None,
                 read: Sequence[tuple[str, str]] = (), followed: Sequence[tuple[str, str]] = ()) -> str:

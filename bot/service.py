@@ -65,15 +65,19 @@ def status_text(tool: str, args: dict[str, Any]) -> str:
         return f"Reading {args.get('rulebook_id', 'the rulebook')}…"
     if tool == "list_available_rulebooks":
         return "Looking up the available rulebooks…"
+    if tool == "list_rulebook_changes":
+        return f"Looking up what changed in {args.get('rulebook_id') or 'the rulebooks'}…"
     if tool == "search_rulebooks" and args.get("rulebook_ids"):
         return f"Searching {', '.join(args['rulebook_ids'])}…"
     return "Searching the rulebooks…"
 
 
 def default_tools_factory(knowledge: Any, roles: Sequence[str], ledger: SourceLedger) -> list[BaseTool]:
+    from knowledge.change_tool import make_change_tool
     from knowledge.zoom_tools import make_zoom_tools
 
-    return make_zoom_tools(knowledge, roles, ledger)  # type: ignore[arg-type]
+    return [*make_zoom_tools(knowledge, roles, ledger),  # type: ignore[arg-type]
+            make_change_tool(knowledge, roles, ledger)]  # type: ignore[arg-type]
 
 
 def new_ledger() -> Any:

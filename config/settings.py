@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     reranker: str | None = None  # cross-encoder / LLM reranker by name; None = section coherence only
     rerank_threshold: float = 0.42
     full_rulebook_token_limit: int = 100_000
+    # document-system webhook (POST /index/events): the shared HMAC secret; unset = endpoint off
+    index_webhook_secret: SecretStr | None = None
 
     # the assistant
     chat_model: str = "offline"

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-AUDIT_FILE = "audit_log.jsonl"
+from knowledge.change_log import AUDIT_FILE, read_change_events
+
 Action = Literal["added", "changed", "removed"]
 
 
@@ -41,7 +42,4 @@ def append_events(data_dir: Path, events: list[AuditEvent]) -> None:
 
 
 def read_events(data_dir: Path) -> list[dict[str, object]]:
-    path = audit_path(data_dir)
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return read_change_events(data_dir)

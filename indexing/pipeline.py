@@ -31,6 +31,7 @@ from indexing.index_state import DocumentState, IndexState, SectionState
 from indexing.lifecycle import Inventory, InventoryItem, take_inventory
 from indexing.payload_builder import PIPELINE_VERSION, build_payloads, document_language, embedding_input
 from indexing.pdf_text import PdfRejected
+from indexing.publish import clean_leftovers, publish, retire
 from indexing.summary import summarise
 from indexing.table_cache import TableCache
 from indexing.table_workers import TablePool
@@ -118,8 +119,10 @@ class IndexSummary:
 class Indexer:
     """One indexing run against the configured store, embedder and data dir."""
 
-    def __init__(self, settings: Settings, progress: ProgressCallback | None = None) -> None:
+    def __init__(self, settings: Settings, progress: ProgressCallback | None = None,
+                 on_switched: Callable[[str], None] | None = None) -> None:
         self.settings = settings
+        self.on_switched = on_switched  # after a rulebook's new chunks went live (serve: drop cached results)
         self.data_dir = Path(settings.data_dir)
         self.progress = progress or (lambda done, total, what: None)
         self._encoder: Any = None
@@ -143,28 +146,75 @@ class Indexer:
                 summary.documents.append(DocumentReport(item.path.name, item.rulebook_id, "skipped",
                                                         reason=f"{item.bucket}: {item.note}"))
         state = IndexState.load(self.data_dir)
-        from knowledge.store import open_store
-
-        store = open_store(self.settings)
-        self._table_cache = TableCache(self.data_dir / "table_cache.sqlite")
-        self._table_pool = TablePool()
-        try:
+        with self._session() as store:
             todo = inventory.to_index
             for done, item in enumerate(todo):
                 self.progress(done, len(todo), item.path.name)
                 summary.documents.append(self._index_one(item, inventory, state, store))
             self.progress(len(todo), len(todo), "removing withdrawn documents")
             summary.documents += self._remove_gone(inventory, state, store)
+        summary.seconds = time.perf_counter() - started
+        summary.stage_seconds = dict(self.stage_seconds)
+        summary.stage_cpu_seconds = dict(self.stage_cpu_seconds)
+        return summary
+
+    def run_document(self, item: InventoryItem, inventory: Inventory) -> IndexSummary:
+        """Index one document (a document-system event): the same steps as a folder run."""
+        started = time.perf_counter()
+        summary = IndexSummary(folder=str(inventory.folder), catalog=inventory.catalog.present)
+        state = IndexState.load(self.data_dir)
+        with self._session() as store:
+            self.progress(0, 1, item.path.name)
+            summary.documents.append(self._index_one(item, inventory, state, store))
+            self.progress(1, 1, item.path.name)
+        summary.seconds = time.perf_counter() - started
+        summary.stage_seconds = dict(self.stage_seconds)
+        summary.stage_cpu_seconds = dict(self.stage_cpu_seconds)
+        return summary
+
+    def remove_document(self, rulebook_id: str, reason: str, changed_by: str | None = None,
+                        version: str = "") -> IndexSummary:
+        """Take one document out of the index (deleted in the document system)."""
+        started = time.perf_counter()
+        state = IndexState.load(self.data_dir)
+        old = state.documents.get(rulebook_id)
+        summary = IndexSummary(folder=old.source_dir if old else "", catalog=True)
+        with self._session() as store:
+            retire(store, rulebook_id, on_switched=self.on_switched)
+        if old:
+            append_events(self.data_dir, [
+                AuditEvent(rulebook_id, key, section.title, "removed", changed_by, version, reason)
+                for key, section in old.sections.items()])
+            del state.documents[rulebook_id]
+            state.save()
+        summary.documents.append(DocumentReport(Path(old.source_path).name if old else rulebook_id, rulebook_id,
+                                                "removed", reason=reason, chunks=len(old.chunks) if old else 0))
+        summary.seconds = time.perf_counter() - started
+        return summary
+
+    @contextmanager
+    def _session(self) -> Iterator[KnowledgeStore]:
+        """The store (checked against the embedder, leftovers cleaned) and the table helpers."""
+        from knowledge.store import open_store
+
+        store = open_store(self.settings)
+        try:
+            self._check_embedder(store)
+            clean_leftovers(store)
+        except Exception:
+            store.close()
+            raise
+        self._table_cache = TableCache(self.data_dir / "table_cache.sqlite")
+        self._table_pool = TablePool()
+        try:
+            yield store
         finally:
             store.close()
             self._table_pool.close()
             self._table_cache.close()
             if self._encoder is not None:
                 self._encoder.close()
-        summary.seconds = time.perf_counter() - started
-        summary.stage_seconds = dict(self.stage_seconds)
-        summary.stage_cpu_seconds = dict(self.stage_cpu_seconds)
-        return summary
+                self._encoder = None
 
     def _timed(self, stage: str, seconds: float, cpu_seconds: float | None = None) -> None:
         self.stage_seconds[stage] = self.stage_seconds.get(stage, 0.0) + seconds
@@ -190,7 +240,7 @@ class Indexer:
             return report
         try:
             payloads, parsed, sections = self._chunks_for(item, inventory)
-            vectors = self._encode(payloads)
+            vectors = self._encode(payloads, self._live_vectors(store, item.rulebook_id) if old else {})
         except PdfRejected as exc:
             return DocumentReport(item.path.name, item.rulebook_id, "failed", reason=exc.reason)
         except Exception as exc:  # noqa: BLE001 — one bad document must not stop the batch
@@ -213,12 +263,12 @@ class Indexer:
 
         with self._stage("store"):
             store.ensure_collection(len(vectors[0][0]))
-            store.upsert([StoredChunk(payload=p, dense=d, sparse=s)
-                          for p, (d, s) in zip(payloads, vectors, strict=True)])
+            self._record_embedder(store)
+            # a new generation, switched in at once: questions see the old document or the new one
+            publish(store, item.rulebook_id, [StoredChunk(payload=p, dense=d, sparse=s)
+                                              for p, (d, s) in zip(payloads, vectors, strict=True)],
+                    on_switched=self.on_switched)
             new_ids = {p.chunk_id for p in payloads}
-            stale = sorted(set(old.chunks) - new_ids) if old else []
-            if stale:
-                store.delete_chunks(stale)
         new_state = DocumentState(
             rulebook_id=item.rulebook_id, source_path=str(item.path), source_dir=str(inventory.folder),
             fingerprint=fingerprint, chunks={p.chunk_id: p.content_hash for p in payloads},
@@ -257,17 +307,30 @@ class Indexer:
                 .hashes.append(payload.content_hash)
         return payloads, parsed, sections
 
-    def _encode(self, payloads: list[ChunkPayload]) -> list[tuple[list[float], Any]]:
+    def _live_vectors(self, store: KnowledgeStore, rulebook_id: str) -> dict[str, tuple[list[float], Any]]:
+        reader = getattr(store, "rulebook_vectors", None)
+        if reader is None:
+            return {}
+        with self._stage("store"):
+            return dict(reader(rulebook_id))
+
+    def _encode(self, payloads: list[ChunkPayload], known: dict[str, tuple[list[float], Any]] | None = None
+                ) -> list[tuple[list[float], Any]]:
+        """Dense and BM25 vectors; chunks whose content hash the rulebook's live points already
+        carry keep those (the hash covers the text and the metadata both vectors depend on)."""
+        known = known or {}
+        todo = [p for p in payloads if p.content_hash not in known]
         with self._stage("embedding"):
             encoder = self._dense()
-            dense = encoder.embed_passages([embedding_input(p) for p in payloads])
+            dense = encoder.embed_passages([embedding_input(p) for p in todo]) if todo else []
         with self._stage("bm25"):
             if self._bm25 is None:
                 from knowledge.bm25 import Bm25Encoder
 
                 self._bm25 = Bm25Encoder()
-            sparse = [self._bm25.encode_document(embedding_input(p), p.language) for p in payloads]
-        return list(zip(dense, sparse, strict=True))
+            sparse = [self._bm25.encode_document(embedding_input(p), p.language) for p in todo]
+        fresh = {p.content_hash: pair for p, pair in zip(todo, zip(dense, sparse, strict=True), strict=True)}
+        return [known.get(p.content_hash) or fresh[p.content_hash] for p in payloads]
 
     def _dense(self) -> Any:
         if self._encoder is None:
@@ -275,6 +338,18 @@ class Indexer:
 
             self._encoder = load_cached_encoder(self.settings)
         return self._encoder
+
+    def _check_embedder(self, store: KnowledgeStore) -> None:
+        """Refuse, before any work, to extend an index another embedder built."""
+        from knowledge.embedder_identity import check_embedder, identity_of
+
+        if getattr(store, "embedder", None) is not None and store.embedder():  # type: ignore[attr-defined]
+            check_embedder(store, identity_of(self._dense(), self.settings.embedding_model), extending=True)
+
+    def _record_embedder(self, store: KnowledgeStore) -> None:
+        from knowledge.embedder_identity import check_embedder, identity_of
+
+        check_embedder(store, identity_of(self._dense(), self.settings.embedding_model), extending=True)
 
     def _all_stored(self, store: KnowledgeStore, old: DocumentState) -> bool:
         if self._stored_ids is None:
@@ -294,7 +369,7 @@ class Indexer:
                 continue
             item = by_id.get(rulebook_id)
             reason = (f"now {item.bucket}" if item else "file no longer in the folder")
-            store.delete_rulebook(rulebook_id)
+            retire(store, rulebook_id, on_switched=self.on_switched)
             changed_by = item.entry.changed_by if item and item.entry else None
             version = item.entry.version if item and item.entry else ""
             append_events(self.data_dir, [

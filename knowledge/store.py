@@ -85,6 +85,8 @@ class KnowledgeStore(Protocol):
 
     def delete_rulebook(self, rulebook_id: str) -> None: ...
 
+    def delete_generation(self, key: str) -> None: ...
+
     def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]: ...
 
     def count(self, access: AccessFilter | None = None) -> int: ...
@@ -107,9 +109,12 @@ def open_store(settings: Settings, collection: str | None = None) -> KnowledgeSt
     embedded engine under `<data_dir>/qdrant/<collection>`."""
     name = collection or settings.collection
     if settings.qdrant_url:
+        from knowledge.generations import shared_registry
         from knowledge.server_store import ServerStore
 
-        return ServerStore.connect(settings.qdrant_url, name, api_key=settings.qdrant_api_key)
+        store = ServerStore.connect(settings.qdrant_url, name, api_key=settings.qdrant_api_key)
+        store.generations = shared_registry(settings.data_dir / "generations" / f"{name}.json")
+        return store
     from knowledge.edge_store import EdgeStore
 
     return EdgeStore(settings.store_dir / name)

@@ -47,8 +47,21 @@ def index(
         def progress(done: int, total: int, what: str) -> None:
             bar.update(task, completed=done, total=total, description=what)
 
-        summary = run_index(path, get_settings(), progress)
-    data = summary.to_dict()
+        from adapters.index_webhook_client import index_through_server
+
+        try:  # a running `rulebook serve` owns the store: the job runs inside it
+            data = index_through_server(get_settings(), path, progress, err.print)
+        except RuntimeError as exc:
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2) from exc
+        if data is None:
+            from knowledge.store import StoreBusyError
+
+            try:
+                data = run_index(path, get_settings(), progress).to_dict()
+            except StoreBusyError as exc:
+                err.print(f"[red]error: {exc}[/red]")
+                raise typer.Exit(2) from exc
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False))
     else:

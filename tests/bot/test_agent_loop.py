@@ -49,7 +49,8 @@ async def test_tools_are_called_and_their_results_reach_the_model(standin, make_
     first, second = server.requests
     assert first["messages"][0]["role"] == "system" and "[not covered]" in first["messages"][0]["content"]
     assert {t["function"]["name"] for t in first["tools"]} == {
-        "search_rulebooks", "retrieve_rulebook_sections", "retrieve_full_rulebook", "list_available_rulebooks"}
+        "search_rulebooks", "retrieve_rulebook_sections", "retrieve_full_rulebook", "list_available_rulebooks",
+        "list_rulebook_changes"}
     assert any("connected refrigerator" in text for text in tool_texts(second))
     assert StatusEvent("Searching the rulebooks…") in events
     assert answer.outcome == "answered", answer.reason
