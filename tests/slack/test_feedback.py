@@ -104,6 +104,8 @@ async def test_copy_opens_a_dialog_with_the_plain_text_and_logs_a_copy(bot, slac
     assert "Sources:" in shown
     first_citation = delivered.answer.citations[0]
     assert f"[{first_citation.n}] {first_citation.title}" in shown
+    # the copy is logged once views.open has returned: wait for it rather than race it
+    await slack_api.wait_for(lambda: events.of_kind("copy"))
     await bot.front.drain(timeout=5)
     copies = events.of_kind("copy")
     assert len(copies) == 1
