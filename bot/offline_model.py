@@ -88,6 +88,15 @@ _REFUSAL = {
     "de": ("[not covered] Die Regelwerke, die ich einsehen kann, behandeln diese Frage nicht.",
            " Sie erwähnen {terms} nicht."),
 }
+# a refusal says where it looked: the rulebooks whose passages came closest (the search ran over
+# every rulebook the caller may see; these are the ones it showed)
+_SEARCHED = {
+    "en": " Rulebooks searched, closest first: {names}.",
+    "nl": " Doorzochte regelboeken, meest verwante eerst: {names}.",
+    "fr": " Règlements consultés, les plus proches d'abord : {names}.",
+    "de": " Durchsuchte Regelwerke, die nächstliegenden zuerst: {names}.",
+}
+MAX_SEARCHED_NAMES = 4
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|en|et|und|ook|aussi|auch|idem)\b", re.I)
 
 
@@ -96,6 +105,19 @@ class Plan:
     text: str = ""
     tool: str | None = None
     args: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one answer/refuse decision was made from: the calibration sweep replays it offline
+    (`answered` == max_lexical >= MIN_LEXICAL or max_dense >= MIN_DENSE, when nothing is absent)."""
+
+    query: str
+    hits: int
+    absent: list[str]  # names or identifiers of the question no passage mentions
+    max_dense: float | None  # best span's similarity with the question (None without an encoder)
+    max_lexical: float  # best span's share of the question's content terms
+    answered: bool
 
 
 @dataclass
@@ -114,6 +136,8 @@ class OfflineRulebookModel(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     encoder: Any = Field(default=None, exclude=True)
+    # evals only: called with what each answer/refuse decision was made from (see `Decision`)
+    observer: Any = Field(default=None, exclude=True)
     tool_names: tuple[str, ...] = ()
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
 
@@ -216,7 +240,9 @@ class OfflineRulebookModel(BaseChatModel):
         question = question or query
         refusal, detail = _REFUSAL.get(language, _REFUSAL["en"])
         if not hits:
+            self._observe(Decision(query, 0, [], None, 0.0, False))
             return refusal
+        searched = _searched(language, hits)
         claims = extract_claims(query, language)
         # a name the question gives a shown rulebook ("the SCT rulebook", "the Disputes rulebook") is
         # covered by that rulebook's title even when no passage the search shows repeats it
@@ -234,10 +260,15 @@ class OfflineRulebookModel(BaseChatModel):
             else:
                 absent.append(term)
         if absent:
-            return refusal + detail.format(terms=", ".join(absent))
+            self._observe(Decision(query, len(hits), absent, None, 0.0, False))
+            return refusal + detail.format(terms=", ".join(absent)) + searched
         spans = self._scored(query, language, hits, section_ids, renderings)
-        if not any(s.relevant for s in spans):
-            return refusal
+        decision = Decision(query, len(hits), [], max((d for s in spans for d in (s.dense, s.dense_full)
+                                                        if d is not None), default=None),
+                            max((s.lexical for s in spans), default=0.0), any(s.relevant for s in spans))
+        self._observe(decision)
+        if not decision.answered:
+            return refusal + searched
         named = asked_section(question)
         if named is not None and wants_whole_section(question):
             in_order = _section_opening(spans, named, read)
@@ -264,6 +295,10 @@ class OfflineRulebookModel(BaseChatModel):
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
                 chosen.append(source)
         return self._write(language, chosen, rows, spans, table_first=best.table is not None)
+
+    def _observe(self, decision: Decision) -> None:
+        if self.observer is not None:
+            self.observer(decision)
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
                table_first: bool = False) -> str:
@@ -313,6 +348,22 @@ class OfflineRulebookModel(BaseChatModel):
 # -- helpers -------------------------------------------------------------------------------------
 def _text(message: BaseMessage) -> str:
     return message.text if isinstance(message.text, str) else str(message.content)
+
+
+def _searched(language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> str:
+    """" Rulebooks searched, closest first: Aurora Credit Transfer Rulebook; …" — by title. The
+    citation gate lets a refusal name things but not state numbers or codes, so a title holding
+    one ("ADGM rulebook 3", an id such as "PS-04") is left out rather than lose the sentence."""
+    names: list[str] = []
+    for _, chunk in hits:
+        title = " ".join((chunk.rulebook_title or "").split())
+        if not title or title in names:
+            continue
+        claims = extract_claims(title, language)
+        if not claims.numbers and not claims.identifiers:
+            names.append(title)
+    shown = names[:MAX_SEARCHED_NAMES]
+    return _SEARCHED.get(language, _SEARCHED["en"]).format(names="; ".join(shown)) if shown else ""
 
 
 def _artifact_chunks(message: ToolMessage) -> list[tuple[str, ChunkPayload]]:
