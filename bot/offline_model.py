@@ -33,7 +33,7 @@ import json
 import re
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -138,6 +138,10 @@ class OfflineRulebookModel(BaseChatModel):
     encoder: Any = Field(default=None, exclude=True)
     # evals only: called with what each answer/refuse decision was made from (see `Decision`)
     observer: Any = Field(default=None, exclude=True)
+    # the answer/refuse thresholds (calibrated: evals/baselines/calibration_offline.json); an eval
+    # sets both to 0 to see every question answered and replay any threshold from the signals
+    min_dense: float = MIN_DENSE
+    min_lexical: float = MIN_LEXICAL
     tool_names: tuple[str, ...] = ()
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
 
@@ -265,7 +269,9 @@ class OfflineRulebookModel(BaseChatModel):
         spans = self._scored(query, language, hits, section_ids, renderings)
         decision = Decision(query, len(hits), [], max((d for s in spans for d in (s.dense, s.dense_full)
                                                         if d is not None), default=None),
-                            max((s.lexical for s in spans), default=0.0), any(s.relevant for s in spans))
+                            max((s.lexical for s in spans), default=0.0), False)
+        decision = replace(decision, answered=decision.max_lexical >= self.min_lexical
+                           or (decision.max_dense is not None and decision.max_dense >= self.min_dense))
         self._observe(decision)
         if not decision.answered:
             return refusal + searched

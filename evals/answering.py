@@ -259,10 +259,16 @@ class ObliqaAnswering:
 
 def run(settings: Any, chunks: list[Any], questions: Sequence[Question], collection: str,
         views: Sequence[str] = ("normal", "excluded"), progress: Progress | None = None,
-        index_progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Index (what is missing), ask, score: the report `rulebook eval answering` prints."""
+        index_progress: Callable[[int], None] | None = None, calibration: bool = False) -> dict[str, Any]:
+    """Index (what is missing), ask, score: the report `rulebook eval answering` prints.
+    `calibration`: the offline model's answer/refuse thresholds set to 0, so every question with
+    no absent name is answered and `evals.calibration` can replay any threshold from the signals."""
     started = time.perf_counter()
     bench = ObliqaAnswering(settings, with_document_roles(chunks), collection).open(index_progress)
+    if calibration and hasattr(bench.model, "min_dense"):
+        bench.model.min_dense = bench.model.min_lexical = 0.0
+    thresholds = ({"min_dense": bench.model.min_dense, "min_lexical": bench.model.min_lexical}
+                  if hasattr(bench.model, "min_dense") else None)
     try:
         rulebooks = sorted({c.rulebook_id for c in chunks})
         passages = PassageIndex.of(chunks)
@@ -273,7 +279,7 @@ def run(settings: Any, chunks: list[Any], questions: Sequence[Question], collect
         "benchmark": "ObliQA dev split as an answering benchmark (passages as chunks)",
         "chat_model": settings.chat_model or "offline",
         "collection": collection, "passages": len(chunks), "passages_indexed_now": bench.indexed_now,
-        "documents": len(rulebooks), "views": list(views),
+        "documents": len(rulebooks), "views": list(views), "thresholds": thresholds, "calibration_run": calibration,
         "sampling": "questions ordered by SHA-1 of QuestionID; split by parity of its first byte",
         "must_contain": "not scored: ObliQA's dev split has gold passages, no reference answers",
         "splits": summarise(cases),

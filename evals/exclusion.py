@@ -73,6 +73,8 @@ class ExclusionCase:
     split: str
     hidden: list[str]
     outcome: str
+    view: str = "excluded"  # "normal": asked as is
+    right_page: bool = False
     cited: list[str] = field(default_factory=list)  # "rulebook p.N"
     answer: str = ""
     decision: dict[str, Any] | None = None
@@ -96,9 +98,17 @@ def offline_model(knowledge: Any, settings: Any) -> Any:
     return load_chat_model(settings.chat_model, knowledge)
 
 
+def right_page(q: Any, answer: Any) -> bool:
+    """A citation of an expected rulebook on one of its expected pages (any page when none given)."""
+    return any(c.rulebook_id == e.rulebook_id and (not e.pages or c.page in e.pages)
+               for c in answer.citations for e in q.expected)
+
+
 async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
-                        progress: Callable[[Any], None] | None = None) -> list[ExclusionCase]:
-    """Every answerable question with expected rulebooks, asked with those rulebooks hidden."""
+                        progress: Callable[[Any], None] | None = None, calibration: bool = False,
+                        views: Sequence[str] = ("excluded",)) -> list[ExclusionCase]:
+    """Every answerable question with expected rulebooks, asked with those rulebooks hidden (and,
+    with "normal" in `views`, as is: the signals of answerable questions for the calibration)."""
     from bot.answer import User
     from evals.e2e_runner import ask_once
     from evals.personas import roles_for
@@ -107,12 +117,14 @@ async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
     decisions: list[Any] = []
     if hasattr(model, "observer"):
         model.observer = decisions.append
+        if calibration:
+            model.min_dense = model.min_lexical = 0.0
     cases: list[ExclusionCase] = []
-    for q in questions:
+    for view_name, q in [(v, q) for v in views for q in questions]:
         hidden = sorted({e.rulebook_id for e in q.expected})
         if not q.answerable or not hidden or q.history:
             continue
-        view = HiddenRulebooks(knowledge, hidden)
+        view = HiddenRulebooks(knowledge, hidden if view_name == "excluded" else [])
         service = service_for(view, settings, model)
         user = User(id=f"eval-exclusion-{q.persona}", roles=tuple(roles_for(q, None)), platform="eval",
                     name=q.persona)
@@ -120,8 +132,9 @@ async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
         run = await ask_once(service, q.question, user, f"exclusion-{q.id}")
         answer = run.answer
         case = ExclusionCase(q.id, getattr(q, "split", None) or "unsplit", hidden,
-                             "error" if answer is None else answer.outcome, error=run.error)
+                             "error" if answer is None else answer.outcome, error=run.error, view=view_name)
         if answer is not None and answer.outcome == "answered":
+            case.right_page = right_page(q, answer)
             case.cited = list(dict.fromkeys(f"{c.rulebook_id} p.{c.page}" for c in answer.citations))
             case.answer = answer.text[:600]
         if decisions:
@@ -135,9 +148,16 @@ async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
 def summarise(cases: Sequence[ExclusionCase]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for split in sorted({c.split for c in cases}):
-        rows = [c for c in cases if c.split == split]
+        rows = [c for c in cases if c.split == split and c.view == "excluded"]
+        normal = [c for c in cases if c.split == split and c.view == "normal"]
         refused = sum(c.outcome != "answered" for c in rows)
         out[split] = {"questions": len(rows), "refused": refused,
                       "refused_share": round(refused / len(rows), 4) if rows else None,
                       "answered": [c.question_id for c in rows if c.outcome == "answered"]}
+        if normal:
+            answered = [c for c in normal if c.outcome == "answered"]
+            out[split]["normal_view"] = {
+                "questions": len(normal), "answered": len(answered),
+                "right_page_of_answered": round(sum(c.right_page for c in answered) / len(answered), 4)
+                if answered else None}
     return out

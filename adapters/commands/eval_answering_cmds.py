@@ -23,6 +23,8 @@ def eval_answering(
     view: Annotated[str, typer.Option("--view", help="normal | excluded | both")] = "both",
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
     cases: Annotated[bool, typer.Option("--cases/--no-cases", help="Include every question's outcome in --json.")] = True,
+    calibration: Annotated[bool, typer.Option(
+        "--calibration", help="Answer/refuse thresholds at 0, so `eval calibrate` can replay any threshold.")] = False,
 ) -> None:
     """ObliQA through the assistant: answered share, gold passage cited, refusal with gold documents hidden."""
     from config.settings import get_settings
@@ -77,7 +79,8 @@ def eval_answering(
     def progress(done: int, total: int, outcome: str) -> None:
         print(f"\rasking: {done}/{total} ({outcome})      ", end="", file=sys.stderr, flush=True)
 
-    report = run(settings, chunks, qs, collection, views, progress=progress, index_progress=index_progress)
+    report = run(settings, chunks, qs, collection, views, progress=progress, index_progress=index_progress,
+                 calibration=calibration)
     print(file=sys.stderr)
     report.update({"split": split, "limit": limit, "subset": subset})
     if not cases:
@@ -106,6 +109,8 @@ def eval_exclusion(
     real_pdfs: Annotated[Path | None, typer.Option("--real-pdfs", help="folder of public PDFs")] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    calibration: Annotated[bool, typer.Option(
+        "--calibration", help="Thresholds at 0 and the questions asked as is too, for `eval calibrate`.")] = False,
 ) -> None:
     """Golden questions asked with their expected rulebooks hidden from the caller: all should be refused."""
     import asyncio
@@ -128,10 +133,11 @@ def eval_exclusion(
         questions = [q for q in questions if (getattr(q, "split", None) or "unsplit") == split]
     questions = questions[:limit] if limit else questions
     err = Console(stderr=True)
-    cases, skipped = asyncio.run(_exclusion(questions, get_settings(), real_pdfs, err))
+    cases, skipped = asyncio.run(_exclusion(questions, get_settings(), real_pdfs, err, calibration))
     from dataclasses import asdict
 
     report = {"benchmark": "golden questions, expected rulebooks hidden (refusal by exclusion)",
+              "calibration_run": calibration,
               "splits": summarise(cases), "skipped": skipped, "cases": [asdict(c) for c in cases]}
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
@@ -145,7 +151,7 @@ def eval_exclusion(
             typer.echo(f"  answered {c.question_id} (hidden {', '.join(c.hidden)}) citing {', '.join(c.cited)}")
 
 
-async def _exclusion(questions, settings, real_pdfs, err):
+async def _exclusion(questions, settings, real_pdfs, err, calibration=False):
     from evals.e2e_corpus import prepare_contexts
     from evals.exclusion import run_exclusion
 
@@ -158,13 +164,49 @@ async def _exclusion(questions, settings, real_pdfs, err):
 
             def progress(q, group=group, done=done, name=name) -> None:
                 done[0] += 1
-                print(f"\rexclusion {name}: {done[0]}/{len(group)} {q.id}      ", end="", file=sys.stderr, flush=True)
+                print(f"\rexclusion {name}: {done[0]} asked, {q.id}      ", end="", file=sys.stderr, flush=True)
 
-            cases += await run_exclusion(group, ctx.knowledge, ctx.settings, progress)
+            views = ("normal", "excluded") if calibration else ("excluded",)
+            cases += await run_exclusion(group, ctx.knowledge, ctx.settings, progress, calibration, views)
             print(file=sys.stderr)
     return cases, skipped
 
 
+def eval_calibrate(
+    answering: Annotated[list[Path], typer.Option("--answering", help="`eval answering --calibration --json` report(s)")],
+    exclusion: Annotated[list[Path] | None, typer.Option("--exclusion", help="`eval exclusion --calibration --json` "
+                                                                            "report(s)")] = None,
+    out: Annotated[Path, typer.Option("--out", help="where the chosen values and the curve go (.json; the plot "
+                                                    "beside it as .png)")] = Path("evals/baselines/calibration_offline.json"),
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
+    from bot.span_scoring import MIN_DENSE, MIN_LEXICAL
+    from evals.calibration import calibrate
+
+    try:
+        reports_a = [json.loads(p.read_text(encoding="utf-8")) for p in answering]
+        reports_e = [json.loads(p.read_text(encoding="utf-8")) for p in exclusion or []]
+        for path, report in zip([*answering, *(exclusion or [])], [*reports_a, *reports_e], strict=True):
+            if not report.get("calibration_run"):
+                raise ValueError(f"{path} is not a --calibration run (thresholds were not at 0)")
+        result = calibrate(reports_a, reports_e, out, out.with_suffix(".png"), (MIN_DENSE, MIN_LEXICAL))
+    except (OSError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    if as_json:
+        typer.echo(json.dumps({k: v for k, v in result.items() if k != "curve"}, indent=2))
+        return
+    typer.echo(f"dev cases: {result['dev_signals']}")
+    for name in ("current", "chosen"):
+        p = result[name]
+        typer.echo(f"{name:>8}: min_dense {p['min_dense']} min_lexical {p['min_lexical']}  F1 {p['f1']}  "
+                   f"answered {p['answered_share']}  right of answered {p['right_of_answered']}  "
+                   f"refused when excluded {p['refused_when_excluded']}")
+    typer.echo(f"written: {out} and {out.with_suffix('.png')}")
+
+
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    eval_app.command("calibrate")(eval_calibrate)
     eval_app.command("answering")(eval_answering)
     eval_app.command("exclusion")(eval_exclusion)
