@@ -49,7 +49,16 @@ from bot.claims import extract_claims
 from bot.cross_reference import SectionReference, asked_section, references, wants_whole_section
 from bot.language import detect_language, language_name
 from bot.place_names import other_forms, rendering_in
-from bot.span_scoring import MIN_DENSE, MIN_LEXICAL, Span, SpanScorer, parse_table
+from bot.span_scoring import (
+    MIN_DENSE,
+    MIN_LEXICAL,
+    Span,
+    SpanScorer,
+    asks_for_list,
+    depends_on_previous,
+    is_condition,
+    parse_table,
+)
 from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
 
@@ -62,6 +71,8 @@ QUOTE_MARGIN = 0.03  # spans within this of the best span's score are quoted too
 MAX_QUOTES = 3
 MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
+MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in order
+MAX_LIST_ROWS = 20
 MAX_TABLES = 2
 MAX_SECTION_READS = 2
 FOLLOWED_MARGIN = 0.1  # the best span of a followed cross-reference is quoted when this close
@@ -300,14 +311,16 @@ class OfflineRulebookModel(BaseChatModel):
             # 5.1"): the question often starts from it, so it is cited beside what it points to
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
                 chosen.append(source)
-        return self._write(language, chosen, rows, spans, table_first=best.table is not None)
+        chosen = _with_neighbours(chosen, spans, listing=asks_for_list(question))
+        return self._write(language, chosen, rows, spans, table_first=best.table is not None,
+                           listing=asks_for_list(question))
 
     def _observe(self, decision: Decision) -> None:
         if self.observer is not None:
             self.observer(decision)
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
-               table_first: bool = False) -> str:
+               table_first: bool = False, listing: bool = False) -> str:
         tables = _distinct_tables(rows)[:MAX_TABLES]
         quoted = [*chosen, *tables]
         source_languages = list(dict.fromkeys(s.chunk.language[:2] for s in quoted))
@@ -315,7 +328,7 @@ class OfflineRulebookModel(BaseChatModel):
         other = [lang for lang in source_languages if lang != language]
         frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
         prose = [f"- {_cited(span.text, span.handle)}" for span in chosen]
-        rendered = [self._table(best, spans, language) for best in tables]
+        rendered = [self._table(best, spans, language, listing) for best in tables]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
         lines = [frame]
         for part in parts:
@@ -323,11 +336,17 @@ class OfflineRulebookModel(BaseChatModel):
                 lines += ["", *part]
         return "\n".join(lines)
 
-    def _table(self, best: Span, spans: list[Span], language: str) -> list[str]:
+    def _table(self, best: Span, spans: list[Span], language: str, listing: bool = False) -> list[str]:
         header, rows = parse_table(best.chunk.tables_csv[best.table or 0])
-        wanted = [s.row for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
-                  and s.row is not None and (s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN)]
-        chosen = [r for r in rows if r in wanted][:MAX_TABLE_ROWS] or [best.row or rows[0]]
+        if listing:  # "list all …": the table is the list
+            chosen = rows[:MAX_LIST_ROWS]
+        else:
+            same = [s for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
+                    and s.row is not None]
+            # the row keyed by the identifier asked about answers; rows that only mention it do not
+            wanted = [s.row for s in same if s.defining] or [
+                s.row for s in same if s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN]
+            chosen = [r for r in rows if r in wanted][:MAX_TABLE_ROWS] or [best.row or rows[0]]
         caption = _TABLE_CAPTION.get(language, _TABLE_CAPTION["en"]).format(handle=best.handle)
         return [caption, "", _md_row(header), "|" + "|".join(" --- " for _ in header) + "|",
                 *(_md_row(r) for r in chosen)]
@@ -451,6 +470,34 @@ def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[
               and _in_section(s.chunk, named.section)]
     inside.sort(key=lambda s: (s.chunk.chunk_index, s.position))
     return inside[:MAX_SECTION_QUOTES]
+
+
+def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = False) -> list[Span]:
+    """The quotes with the neighbours they need, in place: the sentence before one that leans on it
+    ("This period …", or a lead-in ending in ":"), the condition after one that states a number
+    ("… within 10 days." / "If the payer …"), and for a "list all" question the sentences that
+    follow the best one in its chunk (the list itself)."""
+    prose_spans = {(s.chunk.chunk_id, s.position): s for s in spans if s.table is None}
+    out: list[Span] = []
+    for index, span in enumerate(chosen):
+        key = (span.chunk.chunk_id, span.position)
+        before = prose_spans.get((key[0], key[1] - 1))
+        if before is not None and before not in out and before not in chosen \
+                and (depends_on_previous(span.text) or before.text.rstrip().endswith(":")):
+            out.append(before)
+        if span not in out:
+            out.append(span)
+        after = prose_spans.get((key[0], key[1] + 1))
+        if index == 0 and listing:
+            position = key[1] + 1
+            while (item := prose_spans.get((key[0], position))) is not None and len(out) < MAX_LIST_QUOTES:
+                if item not in out:
+                    out.append(item)
+                position += 1
+        elif after is not None and after not in out and after not in chosen and is_condition(after.text) \
+                and (span.holds_asked_fact or re.search(r"\d", span.text)):
+            out.append(after)
+    return out
 
 
 def _distinct_tables(rows: list[Span]) -> list[Span]:
