@@ -104,7 +104,7 @@ def eval_answering(
 def eval_exclusion(
     golden: Annotated[list[Path] | None, typer.Option("--golden", help="golden JSONL file(s); default "
                                                                        "evals/golden/e2e_*.jsonl")] = None,
-    corpus: Annotated[str, typer.Option("--corpus", help="sample | real | all")] = "real",
+    corpus: Annotated[str, typer.Option("--corpus", help="comma-separated: sample, real, real2; or all")] = "real",
     split: Annotated[str, typer.Option("--split", help="dev | test | all (the golden lines' `split`)")] = "all",
     real_pdfs: Annotated[Path | None, typer.Option("--real-pdfs", help="folder of public PDFs")] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
@@ -117,18 +117,18 @@ def eval_exclusion(
 
     from rich.console import Console
 
+    from adapters.commands.eval_e2e_cmds import corpora_of
     from config.settings import get_settings
     from evals.e2e_golden import GoldenFormatError, load_golden
     from evals.exclusion import summarise
 
-    if corpus not in ("sample", "real", "all"):
-        raise typer.BadParameter("use sample, real or all", param_hint="--corpus")
+    corpora = corpora_of(corpus)
     try:
         questions = load_golden(golden)
     except GoldenFormatError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
-    questions = [q for q in questions if corpus == "all" or q.corpus == corpus]
+    questions = [q for q in questions if q.corpus in corpora]
     if split != "all":
         questions = [q for q in questions if (getattr(q, "split", None) or "unsplit") == split]
     questions = questions[:limit] if limit else questions
