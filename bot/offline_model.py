@@ -66,6 +66,7 @@ __all__ = ["MIN_DENSE", "MIN_LEXICAL", "OfflineRulebookModel", "Plan"]
 
 SEARCH = "search_rulebooks"
 SECTION = "retrieve_rulebook_sections"
+CATALOG = "list_available_rulebooks"
 
 QUOTE_MARGIN = 0.03  # spans within this of the best span's score are quoted too
 MAX_QUOTES = 3
@@ -99,15 +100,16 @@ _REFUSAL = {
     "de": ("[not covered] Die Regelwerke, die ich einsehen kann, behandeln diese Frage nicht.",
            " Sie erwähnen {terms} nicht."),
 }
-# a refusal says where it looked: the rulebooks whose passages came closest (the search ran over
-# every rulebook the caller may see; these are the ones it showed)
+# a refusal says where it looked: the search ran over every rulebook the caller may see, so it
+# names the caller's catalogue (`list_available_rulebooks`) — the same line for every question of
+# that caller, which is what keeps "no access" reading exactly like "does not exist"
 _SEARCHED = {
-    "en": " Rulebooks searched, closest first: {names}.",
-    "nl": " Doorzochte regelboeken, meest verwante eerst: {names}.",
-    "fr": " Règlements consultés, les plus proches d'abord : {names}.",
-    "de": " Durchsuchte Regelwerke, die nächstliegenden zuerst: {names}.",
+    "en": (" Rulebooks searched (all those available to you): {names}.", "and others"),
+    "nl": (" Doorzochte regelboeken (alle die u kunt raadplegen): {names}.", "en andere"),
+    "fr": (" Règlements consultés (tous ceux auxquels vous avez accès) : {names}.", "et d'autres"),
+    "de": (" Durchsuchte Regelwerke (alle, die Ihnen zugänglich sind): {names}.", "und weitere"),
 }
-MAX_SEARCHED_NAMES = 4
+MAX_SEARCHED_NAMES = 6
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|en|et|und|ook|aussi|auch|idem)\b", re.I)
 
 
@@ -220,8 +222,13 @@ class OfflineRulebookModel(BaseChatModel):
             if target is not None:
                 return Plan(tool=SECTION, args={"rulebook_id": target[0], "section_path": target[1]})
         followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
-        return Plan(text=self.compose(query, language, reading.hits, reading.section_ids, question=question,
-                                      read=reading.read, followed=followed))
+        text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
+                            read=reading.read, followed=followed)
+        if text.startswith("[not covered]") and not is_advice_request(question):
+            if CATALOG in self.tool_names and not any(c["name"] == CATALOG for c in calls):
+                return Plan(tool=CATALOG, args={})
+            text += _searched(language, _catalog_titles(turn))
+        return Plan(text=text)
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
         read = {(rb.casefold(), sec.casefold()) for rb, sec in reading.read}
@@ -257,7 +264,6 @@ class OfflineRulebookModel(BaseChatModel):
         if not hits:
             self._observe(Decision(query, 0, [], None, 0.0, False))
             return refusal
-        searched = _searched(language, hits)
         claims = extract_claims(query, language)
         # a name the question gives a shown rulebook ("the SCT rulebook", "the Disputes rulebook") is
         # covered by that rulebook's title even when no passage the search shows repeats it
@@ -276,7 +282,7 @@ class OfflineRulebookModel(BaseChatModel):
                 absent.append(term)
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
-            return refusal + detail.format(terms=", ".join(absent)) + searched
+            return refusal + detail.format(terms=", ".join(absent))
         spans = self._scored(query, language, hits, section_ids, renderings)
         decision = Decision(query, len(hits), [], max((d for s in spans for d in (s.dense, s.dense_full)
                                                         if d is not None), default=None),
@@ -285,7 +291,7 @@ class OfflineRulebookModel(BaseChatModel):
                            or (decision.max_dense is not None and decision.max_dense >= self.min_dense))
         self._observe(decision)
         if not decision.answered:
-            return refusal + searched
+            return refusal
         named = asked_section(question)
         if named is not None and wants_whole_section(question):
             in_order = _section_opening(spans, named, read)
@@ -375,20 +381,29 @@ def _text(message: BaseMessage) -> str:
     return message.text if isinstance(message.text, str) else str(message.content)
 
 
-def _searched(language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> str:
-    """" Rulebooks searched, closest first: Aurora Credit Transfer Rulebook; …" — by title. The
+def _catalog_titles(turn: Sequence[BaseMessage]) -> list[str]:
+    """The titles `list_available_rulebooks` returned this turn, in its order."""
+    titles: list[str] = []
+    for m in turn:
+        if isinstance(m, ToolMessage) and m.name == CATALOG:
+            titles += [str(item.get("title") or "") for item in m.artifact or [] if isinstance(item, dict)]
+    return titles
+
+
+def _searched(language: str, titles: Sequence[str]) -> str:
+    """" Rulebooks searched (all those available to you): A; B; and others." — by title. The
     citation gate lets a refusal name things but not state numbers or codes, so a title holding
     one ("ADGM rulebook 3", an id such as "PS-04") is left out rather than lose the sentence."""
     names: list[str] = []
-    for _, chunk in hits:
-        title = " ".join((chunk.rulebook_title or "").split())
-        if not title or title in names:
-            continue
+    for title in (" ".join(t.split()) for t in titles):
         claims = extract_claims(title, language)
-        if not claims.numbers and not claims.identifiers:
+        if title and title not in names and not claims.numbers and not claims.identifiers:
             names.append(title)
+    if not names:
+        return ""
+    line, more = _SEARCHED.get(language, _SEARCHED["en"])
     shown = names[:MAX_SEARCHED_NAMES]
-    return _SEARCHED.get(language, _SEARCHED["en"]).format(names="; ".join(shown)) if shown else ""
+    return line.format(names="; ".join(shown) + (f"; {more}" if len(names) > len(shown) else ""))
 
 
 def _artifact_chunks(message: ToolMessage) -> list[tuple[str, ChunkPayload]]:

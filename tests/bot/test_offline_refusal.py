@@ -10,7 +10,7 @@ from tests.bot.conftest import collect, final_of
 async def test_a_refusal_names_the_rulebooks_it_searched_in_the_questions_language(make_service, knowledge):
     answer = final_of(await collect(make_service(), "What does Visa charge for a refund?")).answer
     assert answer.outcome == "refused"
-    assert "Rulebooks searched, closest first:" in answer.text
+    assert "Rulebooks searched (all those available to you):" in answer.text
     assert any(r.title in answer.text for r in knowledge.list_rulebooks())
     french = final_of(await collect(make_service(), "Combien Visa facture-t-il pour un remboursement ?")).answer
     assert french.outcome == "refused" and "Règlements consultés" in french.text
