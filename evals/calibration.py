@@ -144,6 +144,9 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         raise ValueError("no dev case with recorded signals: run the evals with --calibration first")
     points = sweep(signals)
     chosen = choose(points)
+    # the test halves, read at the current and the chosen pair only: never looked at to choose
+    held_out = [s for r in answering for s in signals_from_answering(r, "test")]
+    held_out += [s for r in exclusion for s in signals_from_exclusion(r, "test")]
     result = {
         "what": "answer/refuse thresholds of the offline model (bot.span_scoring MIN_DENSE, MIN_LEXICAL)",
         "method": __doc__.split("\n\n", 1)[1].strip(),
@@ -155,6 +158,9 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         "inputs": [r.get("command", r.get("benchmark", "")) for r in [*answering, *exclusion]],
         "current": point(signals, *current),
         "chosen": chosen,
+        "test_cases": len(held_out),
+        "test_at_current": point(held_out, *current) if held_out else None,
+        "test_at_chosen": point(held_out, chosen["min_dense"], chosen["min_lexical"]) if held_out else None,
         "curve": points,
     }
     out_json.parent.mkdir(parents=True, exist_ok=True)

@@ -198,9 +198,11 @@ def eval_calibrate(
         typer.echo(json.dumps({k: v for k, v in result.items() if k != "curve"}, indent=2))
         return
     typer.echo(f"dev cases: {result['dev_signals']}")
-    for name in ("current", "chosen"):
+    for name in ("current", "chosen", "test_at_current", "test_at_chosen"):
         p = result[name]
-        typer.echo(f"{name:>8}: min_dense {p['min_dense']} min_lexical {p['min_lexical']}  F1 {p['f1']}  "
+        if p is None:
+            continue
+        typer.echo(f"{name:>15}: min_dense {p['min_dense']} min_lexical {p['min_lexical']}  F1 {p['f1']}  "
                    f"answered {p['answered_share']}  right of answered {p['right_of_answered']}  "
                    f"refused when excluded {p['refused_when_excluded']}")
     typer.echo(f"written: {out} and {out.with_suffix('.png')}")
