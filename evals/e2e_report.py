@@ -242,37 +242,59 @@ def print_report(console: Console, report: Mapping[str, Any], show_questions: bo
         console.print(q_table)
 
 
+SPLIT_LABELS: dict[str, str] = {
+    "citation_expected_rate": "right page cited",  # of answered answerable questions
+    "citation_correctness": "cites verified",
+    "answerable_answered": "answered",  # of answerable questions
+    "correct_refusals": "unanswerable refused",
+    "must_contain_all": "key facts all",
+    "must_contain_rate": "key facts each",
+    "retrieval_hit_rate": "retrieval top 10",
+    "unsupported_sentences": "unsupported",
+    "guideline_violations": "violations",
+}
+_COUNTS = {"unsupported_sentences", "guideline_violations"}
+
+
+def _split_cell(metric: str, value: Any, signed: bool = False) -> str:
+    if value is None:
+        return "-"
+    if metric in _COUNTS:
+        return f"{value:+g}" if signed else f"{value:g}"
+    return f"{value:+.1%}" if signed else f"{value:.1%}"
+
+
 def print_splits(console: Console, report: Mapping[str, Any]) -> None:
     """dev and test side by side, the gap, and each part's delta against the baseline."""
     splits = report["splits"]
     parts = [n for n in SPLIT_NAMES if n in splits]
     if not parts:
         return
-    table = Table(title="dev / test (tune on dev, report test; a large gap means tuned, not learned)")
-    table.add_column("metric")
-    table.add_column("all", justify="right")
-    for name in parts:
-        table.add_column(f"{name} ({splits[name]['question_count']})", justify="right")
-    if "gap" in splits:
-        table.add_column("gap dev-test", justify="right")
+    has_base = bool(report.get("baseline_has_splits"))
     split_d = report.get("split_deltas", {})
-    has_base = report.get("baseline_has_splits")
+    table = Table(title="dev / test: tune on dev, report test")
+    table.add_column("metric", no_wrap=True)
+    table.add_column("all", justify="right", no_wrap=True)
     for name in parts:
-        table.add_column(f"{name} vs baseline", justify="right")
-    for metric in SPLIT_METRICS:
-        row = [metric, _fmt(report.get(metric))]
-        row += [_fmt(splits[name].get(metric)) for name in parts]
-        if "gap" in splits:
-            gap = splits["gap"].get(metric)
-            row.append("-" if gap is None else (f"{gap:+.1%}" if isinstance(gap, float) and abs(gap) <= 1
-                                                else f"{gap:+g}"))
+        table.add_column(name, justify="right", no_wrap=True)
+    if "gap" in splits:
+        table.add_column("gap", justify="right", no_wrap=True)
+    if has_base:
         for name in parts:
-            d = (split_d.get(name) or {}).get(metric) if has_base else None
-            delta = d["delta"] if d else None
-            row.append("-" if delta is None else (f"{delta:+.1%}" if isinstance(delta, float) and abs(delta) < 1
-                                                  else f"{delta:+g}"))
+            table.add_column(f"Δ{name}", justify="right", no_wrap=True)
+    for metric in SPLIT_METRICS:
+        row = [SPLIT_LABELS[metric], _split_cell(metric, report.get(metric))]
+        row += [_split_cell(metric, splits[name].get(metric)) for name in parts]
+        if "gap" in splits:
+            row.append(_split_cell(metric, splits["gap"].get(metric), signed=True))
+        if has_base:
+            for name in parts:
+                d = (split_d.get(name) or {}).get(metric)
+                row.append(_split_cell(metric, d["delta"] if d else None, signed=True))
         table.add_row(*row)
     console.print(table)
+    console.print(", ".join(f"{name} {splits[name]['question_count']} questions" for name in parts)
+                  + ("; gap = dev - test (a large gap means a change was tuned, not learned)" if "gap" in splits else ""))
     if not has_base:
         console.print("baseline has no split figures (written before the dev/test split); "
                       "only the overall deltas compare")

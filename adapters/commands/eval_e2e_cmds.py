@@ -52,16 +52,22 @@ def _select(golden: list[Path] | None, corpus: str, only: list[str] | None, limi
     except GoldenFormatError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
+    corpus_of = {q.id: q.corpus for q in questions}
     questions = [q for q in questions if q.corpus in corpora]
-    if split != "all":
-        questions = [q for q in questions if q.split == split]
     if only:
         wanted = set(only)
         missing = wanted - {q.id for q in questions}
         if missing:
-            typer.echo(f"error: no such question id(s): {', '.join(sorted(missing))}", err=True)
+            elsewhere = sorted({corpus_of[i] for i in missing if i in corpus_of})
+            hint = f" in corpus {', '.join(corpora)} (they are in {', '.join(elsewhere)}: use --corpus)" if elsewhere else ""
+            typer.echo(f"error: no such question id(s){hint}: {', '.join(sorted(missing))}", err=True)
             raise typer.Exit(2)
         questions = [q for q in questions if q.id in wanted]
+    if split != "all":
+        questions = [q for q in questions if q.split == split]
+        if not questions:
+            typer.echo(f"error: no {split} question among those selected", err=True)
+            raise typer.Exit(2)
     return questions[:limit] if limit else questions
 
 

@@ -133,3 +133,28 @@ def test_a_committed_line_without_split_is_refused(tmp_path, monkeypatch):
         load_golden([scratch])
     with pytest.raises(GoldenFormatError, match="split"):
         parse_golden_lines([json.dumps(dict(line, split="train"))])
+
+
+def test_real2_companions_are_copied_once_and_absent_folders_are_skipped(tmp_path):
+    import asyncio
+
+    from config.settings import Settings
+    from evals.e2e_corpus import companion_folder, prepare_contexts
+
+    source = tmp_path / "real-pdfs"
+    source.mkdir()
+    (source / "a.pdf").write_bytes(b"%PDF-1.4 a")
+    target = Settings(data_dir=tmp_path / "data")
+    folder = companion_folder(target, source, ("a.pdf", "missing.pdf"))
+    assert folder is not None and sorted(p.name for p in folder.iterdir()) == ["a.pdf"]
+    stamp = (folder / "a.pdf").stat().st_mtime_ns
+    assert companion_folder(target, source, ("a.pdf",)) == folder
+    assert (folder / "a.pdf").stat().st_mtime_ns == stamp  # unchanged: not copied again
+    assert companion_folder(target, source, ("missing.pdf",)) is None
+
+    async def contexts() -> tuple[dict, list[str]]:
+        async with prepare_contexts(target, ["real2"], None, None, real2_pdfs=tmp_path / "absent") as got:
+            return got
+
+    found, skipped = asyncio.run(contexts())
+    assert found == {} and skipped == [f"real2 questions: no PDFs at {tmp_path / 'absent'}"]
