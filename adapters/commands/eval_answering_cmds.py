@@ -178,6 +178,8 @@ def eval_calibrate(
                                                                             "report(s)")] = None,
     out: Annotated[Path, typer.Option("--out", help="where the chosen values and the curve go (.json; the plot "
                                                     "beside it as .png)")] = Path("evals/baselines/calibration_offline.json"),
+    compare: Annotated[str | None, typer.Option("--compare", help="the pair shown as 'current', e.g. 0.83,0.5 "
+                                                                  "(default: the values in bot.span_scoring)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
@@ -190,7 +192,10 @@ def eval_calibrate(
         for path, report in zip([*answering, *(exclusion or [])], [*reports_a, *reports_e], strict=True):
             if not report.get("calibration_run"):
                 raise ValueError(f"{path} is not a --calibration run (thresholds were not at 0)")
-        result = calibrate(reports_a, reports_e, out, out.with_suffix(".png"), (MIN_DENSE, MIN_LEXICAL))
+        current = tuple(float(x) for x in compare.split(",")) if compare else (MIN_DENSE, MIN_LEXICAL)
+        if len(current) != 2:
+            raise ValueError("--compare takes two numbers: min_dense,min_lexical")
+        result = calibrate(reports_a, reports_e, out, out.with_suffix(".png"), current)  # type: ignore[arg-type]
     except (OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
