@@ -51,6 +51,7 @@ from bot.language import detect_language, language_name
 from bot.place_names import other_forms, rendering_in
 from bot.span_scoring import (
     MIN_DENSE,
+    MIN_DENSE_OTHER_LANGUAGE,
     MIN_LEXICAL,
     Span,
     SpanScorer,
@@ -128,9 +129,12 @@ class Decision:
     query: str
     hits: int
     absent: list[str]  # names or identifiers of the question no passage mentions
-    max_dense: float | None  # best span's similarity with the question (None without an encoder)
+    max_dense: float | None  # best similarity of a span in the question's language (None: no such span)
     max_lexical: float  # best span's share of the question's content terms
     answered: bool
+    # best similarity of a span in another language: such pairs score lower and share no words, and
+    # the dev sets of the calibration are almost all single-language, so they keep their own bar
+    max_dense_other_language: float | None = None
 
 
 @dataclass
@@ -284,11 +288,16 @@ class OfflineRulebookModel(BaseChatModel):
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
         spans = self._scored(query, language, hits, section_ids, renderings)
-        decision = Decision(query, len(hits), [], max((d for s in spans for d in (s.dense, s.dense_full)
-                                                        if d is not None), default=None),
-                            max((s.lexical for s in spans), default=0.0), False)
+        def best_dense(same_language: bool) -> float | None:
+            return max((d for s in spans if (s.chunk.language[:2] == language) == same_language
+                        for d in (s.dense, s.dense_full) if d is not None), default=None)
+
+        decision = Decision(query, len(hits), [], best_dense(True), max((s.lexical for s in spans), default=0.0),
+                            False, best_dense(False))
         decision = replace(decision, answered=decision.max_lexical >= self.min_lexical
-                           or (decision.max_dense is not None and decision.max_dense >= self.min_dense))
+                           or (decision.max_dense is not None and decision.max_dense >= self.min_dense)
+                           or (decision.max_dense_other_language is not None
+                               and decision.max_dense_other_language >= MIN_DENSE_OTHER_LANGUAGE))
         self._observe(decision)
         if not decision.answered:
             return refusal

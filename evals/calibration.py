@@ -30,6 +30,7 @@ from typing import Any
 DENSE_GRID = tuple(round(0.70 + 0.005 * i, 3) for i in range(51))  # 0.70 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
 ELSEWHERE_OVERLAP = 0.6
+MIN_DENSE_OTHER_LANGUAGE = 0.83  # as bot.span_scoring: not swept (too few cross-language dev cases)
 
 
 @dataclass(frozen=True)
@@ -43,12 +44,14 @@ class Signal:
     blocked_names: bool  # a name or identifier of the question is absent: refused whatever the threshold
     answered: bool  # the gate let an answer through (thresholds at 0)
     right: bool  # normal view: a gold passage / expected page cited; excluded: answered elsewhere
+    max_dense_other_language: float | None = None  # judged against its own fixed bar (bot.span_scoring)
 
 
 def answered_at(s: Signal, min_dense: float, min_lexical: float) -> bool:
     if s.blocked_names or not s.answered:
         return False
-    return s.max_lexical >= min_lexical or (s.max_dense is not None and s.max_dense >= min_dense)
+    return (s.max_lexical >= min_lexical or (s.max_dense is not None and s.max_dense >= min_dense)
+            or (s.max_dense_other_language is not None and s.max_dense_other_language >= MIN_DENSE_OTHER_LANGUAGE))
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -59,7 +62,7 @@ def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[S
         d = c["decision"]
         right = c["gold_cited"] if c["view"] == "normal" else c.get("elsewhere", 0.0) >= ELSEWHERE_OVERLAP
         out.append(Signal("obliqa", c["view"], d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
-                          c["outcome"] == "answered", bool(right)))
+                          c["outcome"] == "answered", bool(right), d.get("max_dense_other_language")))
     return out
 
 
@@ -71,7 +74,8 @@ def signals_from_exclusion(report: dict[str, Any], split: str = "dev") -> list[S
         d = c["decision"]
         view = c.get("view", "excluded")
         out.append(Signal("golden", view, d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
-                          c["outcome"] == "answered", view == "normal" and bool(c.get("right_page"))))
+                          c["outcome"] == "answered", view == "normal" and bool(c.get("right_page")),
+                          d.get("max_dense_other_language")))
     return out
 
 
