@@ -21,11 +21,12 @@ def test_hidden_rulebooks_are_never_fetched_and_read_like_missing_ones(knowledge
 
 async def test_the_fridge_question_is_refused_when_the_rulebooks_that_answer_it_are_hidden(make_service, knowledge):
     model = OfflineRulebookModel(encoder=knowledge.searcher.encoder)
-    # PS-09 (disputes) also speaks of a connected refrigerator paying: with PS-04 alone hidden the
-    # question may be answered from it — an "answered elsewhere" case; with both hidden, nothing is left
+    # PS-09 (disputes) and the merchant rulebooks PS-05-FR/-NL also speak of a connected refrigerator
+    # paying: with PS-04 alone hidden the question may be answered from them — "answered elsewhere"
+    # cases; with all of them hidden, nothing is left
     alone = final_of(await collect(make_service(model=model, knowledge=HiddenRulebooks(knowledge, ["PS-04"])),
                                    "Can I pay with my fridge?")).answer
     assert not any(c.rulebook_id == "PS-04" for c in alone.citations)
-    both = final_of(await collect(make_service(model=model, knowledge=HiddenRulebooks(knowledge, ["PS-04", "PS-09"])),
+    both = final_of(await collect(make_service(model=model, knowledge=HiddenRulebooks(knowledge, ["PS-04", "PS-09", "PS-05-FR", "PS-05-NL"])),
                                   "Can I pay with my fridge?")).answer
     assert both.outcome == "refused", both.text
