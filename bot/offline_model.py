@@ -321,7 +321,7 @@ class OfflineRulebookModel(BaseChatModel):
                          and s.score >= best.score - FOLLOWED_MARGIN), None)
             if fact is not None:
                 chosen.append(fact)
-        for source in _pointing(spans, [*chosen, *rows]):
+        for source in _pointing(spans, [*chosen, *rows], self._relevant):
             # the passage that sends the reader to the quoted section ("see Rulebook PS-03, section
             # 5.1"): the question often starts from it, so it is cited beside what it points to
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
@@ -329,6 +329,11 @@ class OfflineRulebookModel(BaseChatModel):
         chosen = _with_neighbours(chosen, spans, listing=asks_for_list(question))
         return self._write(language, chosen, rows, spans, table_first=best.table is not None,
                            listing=asks_for_list(question))
+
+    def _relevant(self, span: Span) -> bool:
+        """Span.relevant at this model's bars (an eval may lower them)."""
+        dense = max((d for d in (span.dense, span.dense_full) if d is not None), default=None)
+        return span.lexical >= self.min_lexical or (dense is not None and dense >= self.min_dense)
 
     def _observe(self, decision: Decision) -> None:
         if self.observer is not None:
@@ -549,13 +554,14 @@ def _followed(spans: list[Span], sections: Sequence[tuple[str, str]]) -> list[Sp
     return best
 
 
-def _pointing(spans: list[Span], quoted: Sequence[Span]) -> list[Span]:
+def _pointing(spans: list[Span], quoted: Sequence[Span], relevant: Any = None) -> list[Span]:
     """The best relevant sentence of each other rulebook that refers to a section a quoted span is in."""
     sections = {(s.chunk.rulebook_id, p.casefold()) for s in quoted for p in s.chunk.section_path}
     own = {s.chunk.rulebook_id for s in quoted}
     best: dict[str, Span] = {}
     for span in spans:
-        if span.table is not None or not span.relevant or span.chunk.rulebook_id in own \
+        if span.table is not None or not (relevant(span) if relevant else span.relevant) \
+                or span.chunk.rulebook_id in own \
                 or span.chunk.rulebook_id in best:
             continue
         targets = {(rb, sec.casefold()) for rb, sec in _pointed_to(span)}
