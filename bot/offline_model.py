@@ -33,7 +33,7 @@ import json
 import re
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,7 +50,18 @@ from bot.cross_reference import SectionReference, asked_section, references, wan
 from bot.instruction_spans import document_text_only
 from bot.language import detect_language, language_name
 from bot.place_names import other_forms, rendering_in
-from bot.span_scoring import MIN_DENSE, MIN_LEXICAL, Span, SpanScorer, is_heading, parse_table
+from bot.span_scoring import (
+    MIN_DENSE,
+    MIN_DENSE_OTHER_LANGUAGE,
+    MIN_LEXICAL,
+    Span,
+    SpanScorer,
+    asks_for_list,
+    depends_on_previous,
+    is_condition,
+    is_heading,
+    parse_table,
+)
 from knowledge.bm25 import fold_accents
 from knowledge.change_tool import CHANGES, change_question
 from knowledge.payload import ChunkPayload
@@ -59,11 +70,14 @@ __all__ = ["MIN_DENSE", "MIN_LEXICAL", "OfflineRulebookModel", "Plan"]
 
 SEARCH = "search_rulebooks"
 SECTION = "retrieve_rulebook_sections"
+CATALOG = "list_available_rulebooks"
 
 QUOTE_MARGIN = 0.03  # spans within this of the best span's score are quoted too
 MAX_QUOTES = 3
 MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
+MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in order
+MAX_LIST_ROWS = 20
 MAX_TABLES = 2
 MAX_SECTION_READS = 2
 FOLLOWED_MARGIN = 0.1  # the best span of a followed cross-reference is quoted when this close
@@ -90,6 +104,16 @@ _REFUSAL = {
     "de": ("[not covered] Die Regelwerke, die ich einsehen kann, behandeln diese Frage nicht.",
            " Sie erwähnen {terms} nicht."),
 }
+# a refusal says where it looked: the search ran over every rulebook the caller may see, so it
+# names the caller's catalogue (`list_available_rulebooks`) — the same line for every question of
+# that caller, which is what keeps "no access" reading exactly like "does not exist"
+_SEARCHED = {
+    "en": (" Rulebooks searched (all those available to you): {names}.", "and others"),
+    "nl": (" Doorzochte regelboeken (alle die u kunt raadplegen): {names}.", "en andere"),
+    "fr": (" Règlements consultés (tous ceux auxquels vous avez accès) : {names}.", "et d'autres"),
+    "de": (" Durchsuchte Regelwerke (alle, die Ihnen zugänglich sind): {names}.", "und weitere"),
+}
+MAX_SEARCHED_NAMES = 6
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|en|et|und|ook|aussi|auch|idem)\b", re.I)
 
 
@@ -98,6 +122,22 @@ class Plan:
     text: str = ""
     tool: str | None = None
     args: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one answer/refuse decision was made from: the calibration sweep replays it offline
+    (`answered` == max_lexical >= MIN_LEXICAL or max_dense >= MIN_DENSE, when nothing is absent)."""
+
+    query: str
+    hits: int
+    absent: list[str]  # names or identifiers of the question no passage mentions
+    max_dense: float | None  # best similarity of a span in the question's language (None: no such span)
+    max_lexical: float  # best span's share of the question's content terms
+    answered: bool
+    # best similarity of a span in another language: such pairs score lower and share no words, and
+    # the dev sets of the calibration are almost all single-language, so they keep their own bar
+    max_dense_other_language: float | None = None
 
 
 @dataclass
@@ -116,6 +156,12 @@ class OfflineRulebookModel(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     encoder: Any = Field(default=None, exclude=True)
+    # evals only: called with what each answer/refuse decision was made from (see `Decision`)
+    observer: Any = Field(default=None, exclude=True)
+    # the answer/refuse thresholds (calibrated: evals/baselines/calibration_offline.json); an eval
+    # sets both to 0 to see every question answered and replay any threshold from the signals
+    min_dense: float = MIN_DENSE
+    min_lexical: float = MIN_LEXICAL
     tool_names: tuple[str, ...] = ()
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
 
@@ -190,8 +236,13 @@ class OfflineRulebookModel(BaseChatModel):
             if target is not None:
                 return Plan(tool=SECTION, args={"rulebook_id": target[0], "section_path": target[1]})
         followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
-        return Plan(text=self.compose(query, language, reading.hits, reading.section_ids, question=question,
-                                      read=reading.read, followed=followed))
+        text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
+                            read=reading.read, followed=followed)
+        if text.startswith("[not covered]") and not is_advice_request(question):
+            if CATALOG in self.tool_names and not any(c["name"] == CATALOG for c in calls):
+                return Plan(tool=CATALOG, args={})
+            text += _searched(language, _catalog_titles(turn))
+        return Plan(text=text)
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
         read = {(rb.casefold(), sec.casefold()) for rb, sec in reading.read}
@@ -235,6 +286,7 @@ class OfflineRulebookModel(BaseChatModel):
         question = question or query
         refusal, detail = _REFUSAL.get(language, _REFUSAL["en"])
         if not hits:
+            self._observe(Decision(query, 0, [], None, 0.0, False))
             return refusal
         claims = extract_claims(query, language)
         # a name the question gives a shown rulebook ("the SCT rulebook", "the Disputes rulebook") is
@@ -253,9 +305,21 @@ class OfflineRulebookModel(BaseChatModel):
             else:
                 absent.append(term)
         if absent:
+            self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
         spans = self._scored(query, language, hits, section_ids, renderings)
-        if not any(s.relevant for s in spans):
+        def best_dense(same_language: bool) -> float | None:
+            return max((d for s in spans if (s.chunk.language[:2] == language) == same_language
+                        for d in (s.dense, s.dense_full) if d is not None), default=None)
+
+        decision = Decision(query, len(hits), [], best_dense(True), max((s.lexical for s in spans), default=0.0),
+                            False, best_dense(False))
+        decision = replace(decision, answered=decision.max_lexical >= self.min_lexical
+                           or (decision.max_dense is not None and decision.max_dense >= self.min_dense)
+                           or (decision.max_dense_other_language is not None
+                               and decision.max_dense_other_language >= MIN_DENSE_OTHER_LANGUAGE))
+        self._observe(decision)
+        if not decision.answered:
             return refusal
         named = asked_section(question)
         if named is not None and wants_whole_section(question):
@@ -277,15 +341,26 @@ class OfflineRulebookModel(BaseChatModel):
                          and s.score >= best.score - FOLLOWED_MARGIN), None)
             if fact is not None:
                 chosen.append(fact)
-        for source in _pointing(spans, [*chosen, *rows]):
+        for source in _pointing(spans, [*chosen, *rows], self._relevant):
             # the passage that sends the reader to the quoted section ("see Rulebook PS-03, section
             # 5.1"): the question often starts from it, so it is cited beside what it points to
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
                 chosen.append(source)
-        return self._write(language, chosen, rows, spans, table_first=best.table is not None)
+        chosen = _with_neighbours(chosen, spans, listing=asks_for_list(question))
+        return self._write(language, chosen, rows, spans, table_first=best.table is not None,
+                           listing=asks_for_list(question))
+
+    def _relevant(self, span: Span) -> bool:
+        """Span.relevant at this model's bars (an eval may lower them)."""
+        dense = max((d for d in (span.dense, span.dense_full) if d is not None), default=None)
+        return span.lexical >= self.min_lexical or (dense is not None and dense >= self.min_dense)
+
+    def _observe(self, decision: Decision) -> None:
+        if self.observer is not None:
+            self.observer(decision)
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
-               table_first: bool = False) -> str:
+               table_first: bool = False, listing: bool = False) -> str:
         tables = _distinct_tables(rows)[:MAX_TABLES]
         quoted = [*chosen, *tables]
         source_languages = list(dict.fromkeys(s.chunk.language[:2] for s in quoted))
@@ -293,7 +368,7 @@ class OfflineRulebookModel(BaseChatModel):
         other = [lang for lang in source_languages if lang != language]
         frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
         prose = [f"- {_cited(span.text, span.handle)}" for span in chosen]
-        rendered = [self._table(best, spans, language) for best in tables]
+        rendered = [self._table(best, spans, language, listing) for best in tables]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
         lines = [frame]
         for part in parts:
@@ -301,11 +376,17 @@ class OfflineRulebookModel(BaseChatModel):
                 lines += ["", *part]
         return "\n".join(lines)
 
-    def _table(self, best: Span, spans: list[Span], language: str) -> list[str]:
+    def _table(self, best: Span, spans: list[Span], language: str, listing: bool = False) -> list[str]:
         header, rows = parse_table(best.chunk.tables_csv[best.table or 0])
-        wanted = [s.row for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
-                  and s.row is not None and (s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN)]
-        chosen = [r for r in rows if r in wanted][:MAX_TABLE_ROWS] or [best.row or rows[0]]
+        if listing:  # "list all …": the table is the list
+            chosen = rows[:MAX_LIST_ROWS]
+        else:
+            same = [s for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
+                    and s.row is not None]
+            # the row keyed by the identifier asked about answers; rows that only mention it do not
+            wanted = [s.row for s in same if s.defining] or [
+                s.row for s in same if s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN]
+            chosen = [r for r in rows if r in wanted][:MAX_TABLE_ROWS] or [best.row or rows[0]]
         caption = _TABLE_CAPTION.get(language, _TABLE_CAPTION["en"]).format(handle=best.handle)
         return [caption, "", _md_row(header), "|" + "|".join(" --- " for _ in header) + "|",
                 *(_md_row(r) for r in chosen)]
@@ -332,6 +413,31 @@ class OfflineRulebookModel(BaseChatModel):
 # -- helpers -------------------------------------------------------------------------------------
 def _text(message: BaseMessage) -> str:
     return message.text if isinstance(message.text, str) else str(message.content)
+
+
+def _catalog_titles(turn: Sequence[BaseMessage]) -> list[str]:
+    """The titles `list_available_rulebooks` returned this turn, in its order."""
+    titles: list[str] = []
+    for m in turn:
+        if isinstance(m, ToolMessage) and m.name == CATALOG:
+            titles += [str(item.get("title") or "") for item in m.artifact or [] if isinstance(item, dict)]
+    return titles
+
+
+def _searched(language: str, titles: Sequence[str]) -> str:
+    """" Rulebooks searched (all those available to you): A; B; and others." — by title. The
+    citation gate lets a refusal name things but not state numbers or codes, so a title holding
+    one ("ADGM rulebook 3", an id such as "PS-04") is left out rather than lose the sentence."""
+    names: list[str] = []
+    for title in (" ".join(t.split()) for t in titles):
+        claims = extract_claims(title, language)
+        if title and title not in names and not claims.numbers and not claims.identifiers:
+            names.append(title)
+    if not names:
+        return ""
+    line, more = _SEARCHED.get(language, _SEARCHED["en"])
+    shown = names[:MAX_SEARCHED_NAMES]
+    return line.format(names="; ".join(shown) + (f"; {more}" if len(names) > len(shown) else ""))
 
 
 def _artifact_chunks(message: ToolMessage) -> list[tuple[str, ChunkPayload]]:
@@ -415,6 +521,34 @@ def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[
     return inside[:MAX_SECTION_QUOTES]
 
 
+def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = False) -> list[Span]:
+    """The quotes with the neighbours they need, in place: the sentence before one that leans on it
+    ("This period …", or a lead-in ending in ":"), the condition after one that states a number
+    ("… within 10 days." / "If the payer …"), and for a "list all" question the sentences that
+    follow the best one in its chunk (the list itself)."""
+    prose_spans = {(s.chunk.chunk_id, s.position): s for s in spans if s.table is None}
+    out: list[Span] = []
+    for index, span in enumerate(chosen):
+        key = (span.chunk.chunk_id, span.position)
+        before = prose_spans.get((key[0], key[1] - 1))
+        if before is not None and before not in out and before not in chosen \
+                and (depends_on_previous(span.text) or before.text.rstrip().endswith(":")):
+            out.append(before)
+        if span not in out:
+            out.append(span)
+        after = prose_spans.get((key[0], key[1] + 1))
+        if index == 0 and listing:
+            position = key[1] + 1
+            while (item := prose_spans.get((key[0], position))) is not None and len(out) < MAX_LIST_QUOTES:
+                if item not in out:
+                    out.append(item)
+                position += 1
+        elif after is not None and after not in out and after not in chosen and is_condition(after.text) \
+                and (span.holds_asked_fact or re.search(r"\d", span.text)):
+            out.append(after)
+    return out
+
+
 def _distinct_tables(rows: list[Span]) -> list[Span]:
     """The best row of each table the rows come from, best table first."""
     seen: dict[tuple[str, int | None], Span] = {}
@@ -440,13 +574,14 @@ def _followed(spans: list[Span], sections: Sequence[tuple[str, str]]) -> list[Sp
     return best
 
 
-def _pointing(spans: list[Span], quoted: Sequence[Span]) -> list[Span]:
+def _pointing(spans: list[Span], quoted: Sequence[Span], relevant: Any = None) -> list[Span]:
     """The best relevant sentence of each other rulebook that refers to a section a quoted span is in."""
     sections = {(s.chunk.rulebook_id, p.casefold()) for s in quoted for p in s.chunk.section_path}
     own = {s.chunk.rulebook_id for s in quoted}
     best: dict[str, Span] = {}
     for span in spans:
-        if span.table is not None or not span.relevant or span.chunk.rulebook_id in own \
+        if span.table is not None or not (relevant(span) if relevant else span.relevant) \
+                or span.chunk.rulebook_id in own \
                 or span.chunk.rulebook_id in best:
             continue
         targets = {(rb, sec.casefold()) for rb, sec in _pointed_to(span)}

@@ -5,10 +5,16 @@ section(s) and page(s) it must cite, which strings it must contain (an inner lis
 these", for answers that may come in the question's language or quote the source's), what it must
 not do, whether the rulebooks answer it at all, and, for follow-ups, the turns before it.
 A bad line is reported with its file and line number; nothing is silently skipped.
+
+Every line of a committed set (a file in `evals/golden/`) carries a `split`: "dev" (tune on it)
+or "test" (report only; never change code because of a single test question). The split is
+assigned once, by `stratified_split`, the rule written down there, and a test checks that every
+committed file still follows it, so no question moves between the parts because of an answer.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -21,7 +27,11 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 DEFAULT_GOLDEN_GLOB = "e2e_*.jsonl"
 
 Language = Literal["en", "nl", "fr", "de"]
-Corpus = Literal["sample", "real"]
+# "real": ../shared/corpora/real-pdfs/; "real2": ../shared/corpora/real-pdfs-2/ plus the two SIX
+# QR-IID/QR-IBAN documents of real-pdfs/ (for questions across the QR-bill guides).
+Corpus = Literal["sample", "real", "real2"]
+Split = Literal["dev", "test"]
+SPLITS: tuple[Split, ...] = ("dev", "test")
 # What an answer must never do; each has its own detector in `evals.e2e_guidelines`.
 Violation = Literal["advise", "compare_competitor", "other_scheme_facts", "follow_injection"]
 ALL_VIOLATIONS: tuple[Violation, ...] = ("advise", "compare_competitor", "other_scheme_facts",
@@ -31,10 +41,13 @@ CATEGORIES = frozenset({
     # answerable kinds
     "fact", "table", "spanned_cells", "identifier", "paraphrase", "whole_section",
     "cross_reference", "follow_up", "cross_language", "restricted", "kid", "multi_source",
-    # unanswerable kinds
-    "other_scheme", "advice", "off_topic", "injection", "nonexistent", "draft",
+    "definition", "limit", "list_all",
+    # unanswerable kinds ("not_stated": on topic, but the limit, fee or code asked for is not in
+    # the documents)
+    "other_scheme", "advice", "off_topic", "injection", "nonexistent", "draft", "not_stated",
 })
-UNANSWERABLE_KINDS = frozenset({"other_scheme", "advice", "off_topic", "injection", "nonexistent", "draft"})
+UNANSWERABLE_KINDS = frozenset({"other_scheme", "advice", "off_topic", "injection", "nonexistent", "draft",
+                                "not_stated"})
 
 
 class GoldenFormatError(ValueError):
@@ -79,6 +92,7 @@ class GoldenQuestion(BaseModel):
     # when the two answers are compared, see `evals.personas`).
     twin: str | None = None
     mentions: list[str] = Field(default_factory=list)
+    split: Split | None = None  # required in committed sets (see `load_golden`)
 
     @model_validator(mode="after")
     def _consistent(self) -> GoldenQuestion:
@@ -117,6 +131,36 @@ class GoldenQuestion(BaseModel):
         return self.categories[0] if self.categories else "fact"
 
 
+def split_stratum_order(ids: Sequence[str]) -> list[str]:
+    """The ids in the order the split rule deals them out: by SHA-256 of the id."""
+    return sorted(ids, key=lambda i: hashlib.sha256(i.encode("utf-8")).hexdigest())
+
+
+def stratified_split(items: Iterable[tuple[str, str]]) -> dict[str, Split]:
+    """The dev/test rule for a golden file: `items` are (question id, stratum) pairs, the stratum
+    being the question's kind (its first category; the unanswerable kind for unanswerable ones).
+
+    Within each stratum the ids are ordered by SHA-256 of the id and dealt out alternately, dev,
+    test, dev, ...; a stratum with an odd count gives its extra question to dev or test by the
+    parity of SHA-256 of the stratum's name, so that small strata do not all favour dev. Each kind
+    is thus split as near 50/50 as it can be, and the assignment depends on ids alone, never on
+    an answer.
+    """
+    strata: dict[str, list[str]] = {}
+    for qid, stratum in items:
+        strata.setdefault(stratum, []).append(qid)
+    out: dict[str, Split] = {}
+    for stratum, ids in strata.items():
+        offset = int(hashlib.sha256(stratum.encode("utf-8")).hexdigest(), 16) % 2
+        for position, qid in enumerate(split_stratum_order(ids)):
+            out[qid] = SPLITS[(position + offset) % 2]
+    return out
+
+
+def split_of(question: GoldenQuestion) -> str:
+    return question.split or "unsplit"
+
+
 def default_golden_files() -> list[Path]:
     return sorted(GOLDEN_DIR.glob(DEFAULT_GOLDEN_GLOB))
 
@@ -141,7 +185,9 @@ def parse_golden_lines(lines: Iterable[str], source: str = "<memory>") -> list[G
 
 
 def load_golden(paths: Sequence[Path] | None = None) -> list[GoldenQuestion]:
-    """Every question of the given files (default: all `evals/golden/e2e_*.jsonl`), ids unique."""
+    """Every question of the given files (default: all `evals/golden/e2e_*.jsonl`), ids unique.
+    A file inside `evals/golden/` must give every line its `split`; a file elsewhere (a scratch
+    set) may leave it out, and its questions then count only in the "all" figures."""
     files = list(paths) if paths else default_golden_files()
     if not files:
         raise GoldenFormatError(f"no golden files matching {DEFAULT_GOLDEN_GLOB} in {GOLDEN_DIR}")
@@ -149,7 +195,13 @@ def load_golden(paths: Sequence[Path] | None = None) -> list[GoldenQuestion]:
     for path in files:
         if not path.is_file():
             raise GoldenFormatError(f"{path}: no such golden file")
-        questions.extend(parse_golden_lines(path.read_text(encoding="utf-8").splitlines(), str(path)))
+        parsed = parse_golden_lines(path.read_text(encoding="utf-8").splitlines(), str(path))
+        if path.resolve().parent == GOLDEN_DIR.resolve():
+            unsplit = [q.id for q in parsed if q.split is None]
+            if unsplit:
+                raise GoldenFormatError(f"{path}: committed golden lines need a split (dev|test): "
+                                        f"{unsplit[:5]}{' …' if len(unsplit) > 5 else ''}")
+        questions.extend(parsed)
     duplicates = [i for i, n in Counter(q.id for q in questions).items() if n > 1]
     if duplicates:
         raise GoldenFormatError(f"duplicate question ids: {sorted(duplicates)}")

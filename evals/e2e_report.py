@@ -1,5 +1,10 @@
-"""Report an end-to-end run: headline figures, deltas against the committed baseline, flips
-between repeated runs, and the failing questions with their reasons.
+"""Report an end-to-end run: headline figures, the dev and test parts side by side (and the gap
+between them), deltas against the committed baseline, flips between repeated runs, and the
+failing questions with their reasons.
+
+A large dev-test gap means a change was tuned to the dev questions rather than learned. Baselines
+written before the split existed have no split figures; their overall deltas still show, and the
+split columns say there is nothing to compare with.
 """
 
 from __future__ import annotations
@@ -13,10 +18,21 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from evals.e2e_scoring import QuestionResult, failing
+from evals.e2e_scoring import QuestionResult, failing, summarise
 
 BASELINE_DIR = Path(__file__).parent / "baselines"
 DEFAULT_BASELINE = BASELINE_DIR / "e2e_offline.json"
+# One committed baseline per set of corpora that is run on its own.
+CORPUS_BASELINES: dict[frozenset[str], Path] = {
+    frozenset({"real2"}): BASELINE_DIR / "e2e_real2_offline.json",
+}
+SPLIT_NAMES = ("dev", "test")
+# The figures shown per split (issue 11's targets), in the order of the report.
+SPLIT_METRICS: tuple[str, ...] = (
+    "citation_expected_rate", "citation_correctness", "answerable_answered", "correct_refusals",
+    "must_contain_all", "must_contain_rate", "retrieval_hit_rate", "unsupported_sentences",
+    "guideline_violations",
+)
 
 # metric -> True when higher is better
 HEADLINE: dict[str, bool] = {
@@ -48,6 +64,44 @@ class BaselineError(ValueError):
     pass
 
 
+def default_baseline(corpora: Sequence[str]) -> Path:
+    return CORPUS_BASELINES.get(frozenset(corpora), DEFAULT_BASELINE)
+
+
+def split_summaries(results: Sequence[QuestionResult], split_by_id: Mapping[str, str | None]
+                    ) -> dict[str, Any]:
+    """{"dev": summary, "test": summary, "gap": {metric: dev - test}, "unsplit": n}; a part with no
+    question asked is left out, and so is the gap then."""
+    out: dict[str, Any] = {}
+    for name in SPLIT_NAMES:
+        group = [r for r in results if split_by_id.get(r.id) == name]
+        if group:
+            out[name] = summarise(group)
+    if all(name in out for name in SPLIT_NAMES):
+        out["gap"] = {m: _gap(out["dev"].get(m), out["test"].get(m)) for m in SPLIT_METRICS}
+    out["unsplit"] = sum(1 for r in results if split_by_id.get(r.id) not in SPLIT_NAMES)
+    return out
+
+
+def _gap(dev: Any, test: Any) -> float | None:
+    if isinstance(dev, int | float) and isinstance(test, int | float):
+        return round(dev - test, 4)
+    return None
+
+
+def split_deltas(splits: Mapping[str, Any], baseline: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Per split, the deltas against the baseline's figures for that split, or None when the
+    baseline has none (written before the split existed)."""
+    base_splits = (baseline or {}).get("splits") or {}
+    out: dict[str, Any] = {}
+    for name in SPLIT_NAMES:
+        if name not in splits:
+            continue
+        then = base_splits.get(name)
+        out[name] = deltas(splits[name], {"summary": then}) if isinstance(then, Mapping) else None
+    return out
+
+
 def load_baseline(path: Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
@@ -61,12 +115,17 @@ def load_baseline(path: Path) -> dict[str, Any] | None:
 
 
 def baseline_payload(summary: Mapping[str, Any], results: Sequence[QuestionResult],
-                     golden_files: Sequence[str], chat_model: str) -> dict[str, Any]:
+                     golden_files: Sequence[str], chat_model: str, splits: Mapping[str, Any] | None = None,
+                     corpora: Sequence[str] | None = None) -> dict[str, Any]:
+    split_figures = {name: ({k: v for k, v in part.items() if k != "by_kind"} if isinstance(part, Mapping) else part)
+                     for name, part in (splits or {}).items()}
     return {
         "written": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "chat_model": chat_model,
         "golden_files": list(golden_files),
+        **({"corpora": list(corpora)} if corpora else {}),
         "summary": {k: v for k, v in summary.items() if k != "by_kind"},
+        **({"splits": split_figures} if splits else {}),
         "questions": {r.id: {"outcome": r.outcome, "passed": r.passed, "citation_ok": r.citation_ok,
                              "top_chunk": r.citations[0].chunk_id if r.citations else None}
                       for r in results},
@@ -108,9 +167,15 @@ def target_check(summary: Mapping[str, Any]) -> dict[str, bool | None]:
 
 def report_object(summary: Mapping[str, Any], results: Sequence[QuestionResult],
                   baseline: Mapping[str, Any] | None, flipped: Mapping[str, Any] | None = None,
-                  repeats: int = 1, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                  repeats: int = 1, extra: Mapping[str, Any] | None = None,
+                  splits: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    split_part: dict[str, Any] = {}
+    if splits is not None:
+        split_part = {"splits": dict(splits), "split_deltas": split_deltas(splits, baseline),
+                      "baseline_has_splits": bool((baseline or {}).get("splits"))}
     return {
         **summary,
+        **split_part,
         "targets": target_check(summary),
         "deltas": deltas(summary, baseline),
         "question_changes": question_changes(results, baseline),
@@ -149,6 +214,8 @@ def print_report(console: Console, report: Mapping[str, Any], show_questions: bo
         table.add_row(metric, _fmt(d["now"]), _fmt(d["baseline"]), f"[{style}]{delta_text}[/]" if style else delta_text,
                       target_text)
     console.print(table)
+    if report.get("splits"):
+        print_splits(console, report)
     counts = report.get("counts", {})
     console.print(f"questions {report['question_count']} (answerable {report['answerable']}, unanswerable "
                   f"{report['unanswerable']}); outcomes {dict(counts)}; passed {report['passed']}; "
@@ -173,3 +240,63 @@ def print_report(console: Console, report: Mapping[str, Any], show_questions: bo
             q_table.add_row(q["id"], q["outcome"], _fmt(q["citation_ok"]), _fmt(q["must_contain_ok"]),
                             _fmt(q["retrieval_hit"]), f"{q['latency_ms']:.0f}")
         console.print(q_table)
+
+
+SPLIT_LABELS: dict[str, str] = {
+    "citation_expected_rate": "right page cited",  # of answered answerable questions
+    "citation_correctness": "cites verified",
+    "answerable_answered": "answered",  # of answerable questions
+    "correct_refusals": "unanswerable refused",
+    "must_contain_all": "key facts all",
+    "must_contain_rate": "key facts each",
+    "retrieval_hit_rate": "retrieval top 10",
+    "unsupported_sentences": "unsupported",
+    "guideline_violations": "violations",
+}
+_COUNTS = {"unsupported_sentences", "guideline_violations"}
+
+
+def _split_cell(metric: str, value: Any, signed: bool = False) -> str:
+    if value is None:
+        return "-"
+    if metric in _COUNTS:
+        return f"{value:+g}" if signed else f"{value:g}"
+    return f"{value:+.1%}" if signed else f"{value:.1%}"
+
+
+def print_splits(console: Console, report: Mapping[str, Any]) -> None:
+    """dev and test side by side, the gap, and each part's delta against the baseline."""
+    splits = report["splits"]
+    parts = [n for n in SPLIT_NAMES if n in splits]
+    if not parts:
+        return
+    has_base = bool(report.get("baseline_has_splits"))
+    split_d = report.get("split_deltas", {})
+    table = Table(title="dev / test: tune on dev, report test")
+    table.add_column("metric", no_wrap=True)
+    table.add_column("all", justify="right", no_wrap=True)
+    for name in parts:
+        table.add_column(name, justify="right", no_wrap=True)
+    if "gap" in splits:
+        table.add_column("gap", justify="right", no_wrap=True)
+    if has_base:
+        for name in parts:
+            table.add_column(f"Δ{name}", justify="right", no_wrap=True)
+    for metric in SPLIT_METRICS:
+        row = [SPLIT_LABELS[metric], _split_cell(metric, report.get(metric))]
+        row += [_split_cell(metric, splits[name].get(metric)) for name in parts]
+        if "gap" in splits:
+            row.append(_split_cell(metric, splits["gap"].get(metric), signed=True))
+        if has_base:
+            for name in parts:
+                d = (split_d.get(name) or {}).get(metric)
+                row.append(_split_cell(metric, d["delta"] if d else None, signed=True))
+        table.add_row(*row)
+    console.print(table)
+    console.print(", ".join(f"{name} {splits[name]['question_count']} questions" for name in parts)
+                  + ("; gap = dev - test (a large gap means a change was tuned, not learned)" if "gap" in splits else ""))
+    if not has_base:
+        console.print("baseline has no split figures (written before the dev/test split); "
+                      "only the overall deltas compare")
+    if splits.get("unsplit"):
+        console.print(f"{splits['unsplit']} question(s) without a split count only in 'all'")

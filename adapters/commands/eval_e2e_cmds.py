@@ -17,30 +17,57 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
 
 GoldenOpt = Annotated[list[Path] | None, typer.Option("--golden", help="golden JSONL file(s); default evals/golden/e2e_*.jsonl")]
-CorpusOpt = Annotated[str, typer.Option("--corpus", help="sample | real | all")]
+CORPORA = ("sample", "real", "real2")
+# The corpora of the committed baseline (evals/baselines/e2e_offline.json). "real2" (~560 pages,
+# slow to index with the default embedder) runs when asked for by name or with "all".
+DEFAULT_CORPORA = "sample,real"
+CorpusOpt = Annotated[str, typer.Option("--corpus", help="comma-separated: sample, real, real2; or all "
+                                                         f"(default {DEFAULT_CORPORA})")]
+SplitOpt = Annotated[str, typer.Option("--split", help="dev | test | all: which part of the golden sets to ask "
+                                                       "(the report shows dev and test side by side)")]
 RealOpt = Annotated[Path | None, typer.Option("--real-pdfs", help="folder of public PDFs (default ../shared/corpora/real-pdfs)")]
+Real2Opt = Annotated[Path | None, typer.Option("--real2-pdfs",
+                                               help="folder of the real2 PDFs (default ../shared/corpora/real-pdfs-2)")]
 OnlyOpt = Annotated[list[str] | None, typer.Option("--only", help="run only these question ids")]
 
 
-def _select(golden: list[Path] | None, corpus: str, only: list[str] | None, limit: int | None):
+def corpora_of(corpus: str) -> list[str]:
+    names = list(CORPORA) if corpus.strip() == "all" else [c.strip() for c in corpus.split(",") if c.strip()]
+    unknown = [c for c in names if c not in CORPORA]
+    if not names or unknown:
+        raise typer.BadParameter(f"unknown corpus {', '.join(unknown) or repr(corpus)}; use "
+                                 f"{', '.join(CORPORA)} (comma-separated) or all", param_hint="--corpus")
+    return names
+
+
+def _select(golden: list[Path] | None, corpus: str, only: list[str] | None, limit: int | None,
+            split: str = "all"):
     from evals.e2e_golden import GoldenFormatError, load_golden
 
-    if corpus not in ("sample", "real", "all"):
-        raise typer.BadParameter("use sample, real or all", param_hint="--corpus")
+    corpora = corpora_of(corpus)
+    if split not in ("dev", "test", "all"):
+        raise typer.BadParameter("use dev, test or all", param_hint="--split")
     try:
         questions = load_golden(golden)
     except GoldenFormatError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
-    if corpus != "all":
-        questions = [q for q in questions if q.corpus == corpus]
+    corpus_of = {q.id: q.corpus for q in questions}
+    questions = [q for q in questions if q.corpus in corpora]
     if only:
         wanted = set(only)
         missing = wanted - {q.id for q in questions}
         if missing:
-            typer.echo(f"error: no such question id(s): {', '.join(sorted(missing))}", err=True)
+            elsewhere = sorted({corpus_of[i] for i in missing if i in corpus_of})
+            hint = f" in corpus {', '.join(corpora)} (they are in {', '.join(elsewhere)}: use --corpus)" if elsewhere else ""
+            typer.echo(f"error: no such question id(s){hint}: {', '.join(sorted(missing))}", err=True)
             raise typer.Exit(2)
         questions = [q for q in questions if q.id in wanted]
+    if split != "all":
+        questions = [q for q in questions if q.split == split]
+        if not questions:
+            typer.echo(f"error: no {split} question among those selected", err=True)
+            raise typer.Exit(2)
     return questions[:limit] if limit else questions
 
 
@@ -49,12 +76,15 @@ def eval_e2e(
     persona: Annotated[str | None, typer.Option("--persona", help="ask every question as this persona")] = None,
     golden: GoldenOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
-    corpus: CorpusOpt = "all",
+    corpus: CorpusOpt = DEFAULT_CORPORA,
+    split: SplitOpt = "all",
     only: OnlyOpt = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
-    baseline: Annotated[Path | None, typer.Option("--baseline", help="baseline to compare with")] = None,
+    baseline: Annotated[Path | None, typer.Option(
+        "--baseline", help="baseline to compare with (default: the committed one for these corpora)")] = None,
     write_baseline: Annotated[bool, typer.Option("--write-baseline", help="store this run as the baseline")] = False,
     real_pdfs: RealOpt = None,
+    real2_pdfs: Real2Opt = None,
     show_questions: Annotated[bool, typer.Option("--show-questions")] = False,
 ) -> None:
     """Ask the golden questions through the assistant and score citations, refusals and guidelines."""
@@ -62,12 +92,13 @@ def eval_e2e(
 
     from config.settings import get_settings
     from evals.e2e_report import (
-        DEFAULT_BASELINE,
         BaselineError,
         baseline_payload,
+        default_baseline,
         load_baseline,
         print_report,
         report_object,
+        split_summaries,
     )
     from evals.e2e_report import write_baseline as store_baseline
     from evals.personas import UnknownPersonaError
@@ -78,20 +109,22 @@ def eval_e2e(
             lookup_persona(persona)
         except UnknownPersonaError as exc:
             raise typer.BadParameter(str(exc), param_hint="--persona") from exc
-    questions = _select(golden, corpus, only, limit)
+    questions = _select(golden, corpus, only, limit, split)
     settings = get_settings()
     err = Console(stderr=True)
-    baseline_path = baseline or DEFAULT_BASELINE
+    baseline_path = baseline or default_baseline(corpora_of(corpus))
     try:
         base = load_baseline(baseline_path)
     except BaselineError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
-    suite, skipped = asyncio.run(_run(questions, settings, repeat, persona, real_pdfs, err))
+    suite, skipped = asyncio.run(_run(questions, settings, repeat, persona, real_pdfs, err, real2_pdfs))
     summary = suite.summary()
+    splits = split_summaries(suite.results, {q.id: q.split for q in questions})
     report = report_object(summary, suite.results, base, suite.flips(), repeat,
                            extra={"skipped": skipped, "persona": persona, "chat_model": settings.chat_model,
-                                  "baseline_file": str(baseline_path)})
+                                  "baseline_file": str(baseline_path), "split_asked": split},
+                           splits=splits)
     if as_json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False, default=str) + "\n")
     else:
@@ -100,11 +133,12 @@ def eval_e2e(
         print_report(Console(), report, show_questions)
     if write_baseline:
         files = [str(p) for p in (golden or [])] or ["evals/golden/e2e_*.jsonl"]
-        store_baseline(baseline_path, baseline_payload(summary, suite.results, files, settings.chat_model))
+        store_baseline(baseline_path, baseline_payload(summary, suite.results, files, settings.chat_model,
+                                                       splits=splits, corpora=corpora_of(corpus)))
         err.print(f"baseline written to {baseline_path}")
 
 
-async def _run(questions, settings, repeat, persona, real_pdfs, err):
+async def _run(questions, settings, repeat, persona, real_pdfs, err, real2_pdfs=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from evals.e2e_corpus import prepare_contexts
@@ -115,7 +149,7 @@ async def _run(questions, settings, repeat, persona, real_pdfs, err):
     corpora = sorted({q.corpus for q in questions})
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as progress:
-        async with prepare_contexts(settings, corpora, real_pdfs, err) as (contexts, skipped):
+        async with prepare_contexts(settings, corpora, real_pdfs, err, real2_pdfs) as (contexts, skipped):
             task = progress.add_task("asking", total=len([q for q in questions if q.corpus in contexts]) * repeat)
             options = RunOptions(persona=persona, judge=Judge.from_settings(settings))
             suite = await run_suite(questions, contexts, repeat, options,

@@ -14,18 +14,24 @@ def eval_retrieval(
     golden: Annotated[Path | None, typer.Option("--golden", help="Golden JSONL (default: the sample set).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
+    split: Annotated[str, typer.Option("--split", help="dev | test | all (the report shows dev and test "
+                                                       "side by side)")] = "all",
 ) -> None:
-    """hit@10 and MRR for dense, BM25, hybrid and hybrid + rerank, side by side."""
+    """hit@10 and MRR for dense, BM25, hybrid and hybrid + rerank, side by side, per dev/test part."""
     from config.settings import get_settings
     from evals.retrieval import DEFAULT_GOLDEN, evaluate_golden, load_golden, render_report
     from knowledge.knowledge_base import Knowledge
 
+    if split not in ("dev", "test", "all"):
+        raise typer.BadParameter("use dev, test or all", param_hint="--split")
     path = golden or DEFAULT_GOLDEN
     try:
-        items = load_golden(path)[:limit] if limit else load_golden(path)
+        items = load_golden(path)
     except (FileNotFoundError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
+    items = [i for i in items if split == "all" or i.split == split]
+    items = items[:limit] if limit else items
     knowledge = Knowledge.from_settings(get_settings())
     try:
         if knowledge.store.count() == 0:
@@ -35,6 +41,7 @@ def eval_retrieval(
     finally:
         knowledge.close()
     report["golden"] = str(path)
+    report["split_asked"] = split
     typer.echo(json.dumps(report, indent=2) if as_json else render_report(report))
 
 

@@ -43,7 +43,7 @@ async def test_a_slice_is_scored_as_its_answers_warrant(sample_ctx):
 
 async def test_the_scorer_catches_a_wrong_page_an_unsupported_sentence_and_an_obeyed_injection(sample_ctx):
     """The same real answer, altered the way a faulty bot would alter it, must lose its marks."""
-    [q] = golden_by_id("s-ps04-06")
+    [q] = golden_by_id("s-ps04-02")  # any answered question: the scorer is under test, not the bar
     user = User(id="eval-test", platform="eval")
     run = await ask_once(sample_ctx.service, q.question, user, "eval-scorer-test")
     good = score_question(q, run, sample_ctx.index, ())

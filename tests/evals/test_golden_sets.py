@@ -48,7 +48,7 @@ def test_counts_and_categories_meet_the_brief(questions):
     languages = {q.language for q in questions if "cross_language" in q.categories}
     assert {"nl", "fr"} <= languages
     assert counts["injection"] >= 2 and all(q.canary for q in questions if "injection" in q.categories)
-    assert {q.corpus for q in questions} == {"sample", "real"}
+    assert {"sample", "real"} <= {q.corpus for q in questions}
     assert all(q.history for q in questions if "follow_up" in q.categories)
 
 

@@ -1,0 +1,219 @@
+"""`rulebook eval answering` (ObliQA answered through the assistant, normal and exclusion views)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def eval_answering(
+    questions: Annotated[Path | None, typer.Option("--questions", help="ObliQA questions JSON (default: dev split).")] = None,
+    documents: Annotated[Path | None, typer.Option("--documents", help="ObliQA passages ZIP.")] = None,
+    split: Annotated[str, typer.Option("--split", help="dev | test | all (our own halves of ObliQA dev)")] = "all",
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="A sample: the first N questions "
+                                                                    "in SHA-1 order.")] = None,
+    documents_limit: Annotated[int | None, typer.Option(
+        "--documents-limit", min=1, help="A subset: only the first N documents and the questions inside them.")] = None,
+    only_cached: Annotated[bool, typer.Option(
+        "--only-cached", help="A subset: only documents whose passages are all in the embedding cache.")] = False,
+    view: Annotated[str, typer.Option("--view", help="normal | excluded | both")] = "both",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    cases: Annotated[bool, typer.Option("--cases/--no-cases", help="Include every question's outcome in --json.")] = True,
+    calibration: Annotated[bool, typer.Option(
+        "--calibration", help="Answer/refuse thresholds at 0, so `eval calibrate` can replay any threshold.")] = False,
+) -> None:
+    """ObliQA through the assistant: answered share, gold passage cited, refusal with gold documents hidden."""
+    from config.settings import get_settings
+    from evals.answering import COLLECTION, run, sample
+    from evals.obliqa import (
+        DEFAULT_DOCUMENTS,
+        DEFAULT_QUESTIONS,
+        cached_documents,
+        document_ids,
+        load_passages,
+        load_questions,
+        questions_within,
+        subset_collection,
+    )
+    from knowledge.embedding_cache import load_cached_encoder
+
+    if split not in ("dev", "test", "all"):
+        raise typer.BadParameter("use dev, test or all", param_hint="--split")
+    views = {"normal": ("normal",), "excluded": ("excluded",), "both": ("normal", "excluded")}.get(view)
+    if views is None:
+        raise typer.BadParameter("use normal, excluded or both", param_hint="--view")
+    settings = get_settings()
+    try:
+        chunks = load_passages(documents or DEFAULT_DOCUMENTS)
+        qs = load_questions(questions or DEFAULT_QUESTIONS)
+    except FileNotFoundError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    collection = COLLECTION
+    subset = None
+    if only_cached or documents_limit:
+        everything = document_ids(chunks)
+        model_id = load_cached_encoder(settings).model_id
+        chosen = cached_documents(chunks, settings.embedding_cache_path, model_id) if only_cached else everything
+        chosen = chosen[:documents_limit] if documents_limit else chosen
+        if not chosen:
+            typer.echo(f"error: no ObliQA document is fully in the embedding cache at {settings.embedding_cache_path}",
+                       err=True)
+            raise typer.Exit(2)
+        keep = {f"adgm-{d}" for d in chosen}
+        chunks = [c for c in chunks if c.rulebook_id in keep]
+        qs = questions_within(qs, chosen)
+        collection = subset_collection(chosen).replace("obliqa-", f"{COLLECTION}-", 1)
+        subset = {"documents": chosen, "of_documents": len(everything), "passages": len(chunks),
+                  "selected_by": "only-cached" if only_cached else f"documents-limit {documents_limit}"}
+    qs = sample(qs, split, limit)
+    total_chunks = len(chunks)
+
+    def index_progress(done: int) -> None:
+        print(f"\rembedding/indexing passages: {done}/{total_chunks}", end="", file=sys.stderr, flush=True)
+
+    def progress(done: int, total: int, outcome: str) -> None:
+        print(f"\rasking: {done}/{total} ({outcome})      ", end="", file=sys.stderr, flush=True)
+
+    report = run(settings, chunks, qs, collection, views, progress=progress, index_progress=index_progress,
+                 calibration=calibration)
+    print(file=sys.stderr)
+    report.update({"split": split, "limit": limit, "subset": subset})
+    if not cases:
+        report.pop("cases")
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    typer.echo(f"ObliQA answering: {len(qs)} questions ({split}), {report['documents']} documents, "
+               f"{report['passages']} passages{' (SUBSET)' if subset else ''}, {report['seconds']} s")
+    typer.echo(f"{'':<34}{'dev':>10}{'test':>10}")
+    rows = [("answered share", "answered_share"), ("gold passage cited (of answered)", "gold_cited_of_answered"),
+            ("refused, gold documents hidden", "refused_when_excluded"),
+            ("  … not counting 'elsewhere'", "refused_when_excluded_not_counting_elsewhere"),
+            ("answered elsewhere (listed)", "also_answered_elsewhere")]
+    for label, key in rows:
+        cells = [report["splits"][s].get(key) for s in ("dev", "test")]
+        typer.echo(f"{label:<34}" + "".join(f"{'—' if v is None else v:>10}" for v in cells))
+    typer.echo(f"must-contain: {report['must_contain']}")
+
+
+def eval_exclusion(
+    golden: Annotated[list[Path] | None, typer.Option("--golden", help="golden JSONL file(s); default "
+                                                                       "evals/golden/e2e_*.jsonl")] = None,
+    corpus: Annotated[str, typer.Option("--corpus", help="comma-separated: sample, real, real2; or all")] = "real",
+    split: Annotated[str, typer.Option("--split", help="dev | test | all (the golden lines' `split`)")] = "all",
+    real_pdfs: Annotated[Path | None, typer.Option("--real-pdfs", help="folder of public PDFs")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    calibration: Annotated[bool, typer.Option(
+        "--calibration", help="Thresholds at 0 and the questions asked as is too, for `eval calibrate`.")] = False,
+) -> None:
+    """Golden questions asked with their expected rulebooks hidden from the caller: all should be refused."""
+    import asyncio
+
+    from rich.console import Console
+
+    from adapters.commands.eval_e2e_cmds import corpora_of
+    from config.settings import get_settings
+    from evals.e2e_golden import GoldenFormatError, load_golden
+    from evals.exclusion import summarise
+
+    corpora = corpora_of(corpus)
+    try:
+        questions = load_golden(golden)
+    except GoldenFormatError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    questions = [q for q in questions if q.corpus in corpora]
+    if split != "all":
+        questions = [q for q in questions if (getattr(q, "split", None) or "unsplit") == split]
+    questions = questions[:limit] if limit else questions
+    err = Console(stderr=True)
+    cases, skipped = asyncio.run(_exclusion(questions, get_settings(), real_pdfs, err, calibration))
+    from dataclasses import asdict
+
+    report = {"benchmark": "golden questions, expected rulebooks hidden (refusal by exclusion)",
+              "calibration_run": calibration,
+              "splits": summarise(cases), "skipped": skipped, "cases": [asdict(c) for c in cases]}
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    for reason in skipped:
+        err.print(f"skipped: {reason}")
+    for name, row in report["splits"].items():
+        typer.echo(f"{name}: refused {row['refused']}/{row['questions']} ({row['refused_share']})")
+    for c in cases:
+        if c.outcome == "answered":
+            typer.echo(f"  answered {c.question_id} (hidden {', '.join(c.hidden)}) citing {', '.join(c.cited)}")
+
+
+async def _exclusion(questions, settings, real_pdfs, err, calibration=False):
+    from evals.e2e_corpus import prepare_contexts
+    from evals.exclusion import run_exclusion
+
+    cases = []
+    corpora = sorted({q.corpus for q in questions})
+    async with prepare_contexts(settings, corpora, real_pdfs, err) as (contexts, skipped):
+        for name, ctx in contexts.items():
+            group = [q for q in questions if q.corpus == name]
+            done = [0]
+
+            def progress(q, group=group, done=done, name=name) -> None:
+                done[0] += 1
+                print(f"\rexclusion {name}: {done[0]} asked, {q.id}      ", end="", file=sys.stderr, flush=True)
+
+            views = ("normal", "excluded") if calibration else ("excluded",)
+            cases += await run_exclusion(group, ctx.knowledge, ctx.settings, progress, calibration, views)
+            print(file=sys.stderr)
+    return cases, skipped
+
+
+def eval_calibrate(
+    answering: Annotated[list[Path], typer.Option("--answering", help="`eval answering --calibration --json` report(s)")],
+    exclusion: Annotated[list[Path] | None, typer.Option("--exclusion", help="`eval exclusion --calibration --json` "
+                                                                            "report(s)")] = None,
+    out: Annotated[Path, typer.Option("--out", help="where the chosen values and the curve go (.json; the plot "
+                                                    "beside it as .png)")] = Path("evals/baselines/calibration_offline.json"),
+    compare: Annotated[str | None, typer.Option("--compare", help="the pair shown as 'current', e.g. 0.83,0.5 "
+                                                                  "(default: the values in bot.span_scoring)")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
+    from bot.span_scoring import MIN_DENSE, MIN_LEXICAL
+    from evals.calibration import calibrate
+
+    try:
+        reports_a = [json.loads(p.read_text(encoding="utf-8")) for p in answering]
+        reports_e = [json.loads(p.read_text(encoding="utf-8")) for p in exclusion or []]
+        for path, report in zip([*answering, *(exclusion or [])], [*reports_a, *reports_e], strict=True):
+            if not report.get("calibration_run"):
+                raise ValueError(f"{path} is not a --calibration run (thresholds were not at 0)")
+        current = tuple(float(x) for x in compare.split(",")) if compare else (MIN_DENSE, MIN_LEXICAL)
+        if len(current) != 2:
+            raise ValueError("--compare takes two numbers: min_dense,min_lexical")
+        result = calibrate(reports_a, reports_e, out, out.with_suffix(".png"), current)  # type: ignore[arg-type]
+    except (OSError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    if as_json:
+        typer.echo(json.dumps({k: v for k, v in result.items() if k != "curve"}, indent=2))
+        return
+    typer.echo(f"dev cases: {result['dev_signals']}")
+    for name in ("current", "chosen", "test_at_current", "test_at_chosen"):
+        p = result[name]
+        if p is None:
+            continue
+        typer.echo(f"{name:>15}: min_dense {p['min_dense']} min_lexical {p['min_lexical']}  F1 {p['f1']}  "
+                   f"answered {p['answered_share']}  right of answered {p['right_of_answered']}  "
+                   f"refused when excluded {p['refused_when_excluded']}")
+    typer.echo(f"written: {out} and {out.with_suffix('.png')}")
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    eval_app.command("calibrate")(eval_calibrate)
+    eval_app.command("answering")(eval_answering)
+    eval_app.command("exclusion")(eval_exclusion)

@@ -1,0 +1,160 @@
+"""The harder real-document set (`e2e_real2.jsonl`, written from ../shared/corpora/real-pdfs-2/
+before any answer was looked at) and the dev/test splits of every golden set.
+
+The gold labels are checked mechanically: every string a correct answer must contain is on one of
+the pages the question names as its source (text compared with whitespace, hyphenation and
+quotes normalised), so no label can be wrong without this test failing."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from evals.citation_check import PageTexts, contains
+from evals.e2e_golden import (
+    GOLDEN_DIR,
+    GoldenFormatError,
+    GoldenQuestion,
+    load_golden,
+    parse_golden_lines,
+    stratified_split,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+CORPORA = REPO.parent / "shared" / "corpora"
+REAL2_FILE = GOLDEN_DIR / "e2e_real2.jsonl"
+E2E_FILES = ("e2e_sample.jsonl", "e2e_real_pdfs.jsonl", "e2e_real2.jsonl")
+RETRIEVAL_FILES = ("retrieval_sample.jsonl", "retrieval_real.jsonl")
+
+
+@pytest.fixture(scope="module")
+def real2() -> list[GoldenQuestion]:
+    return load_golden([REAL2_FILE])
+
+
+def test_the_set_is_large_hard_and_mixed(real2):
+    assert len(real2) >= 150
+    assert {q.corpus for q in real2} == {"real2"}
+    assert all(q.id.startswith("r2-") for q in real2)
+    unanswerable = [q for q in real2 if not q.answerable]
+    assert len(unanswerable) >= 25
+    kinds = Counter(q.kind for q in real2)
+    for kind in ("identifier", "table", "limit", "list_all", "definition", "multi_source", "paraphrase",
+                 "cross_language", "other_scheme", "not_stated", "nonexistent"):
+        assert kinds[kind] >= 3, kind
+    assert {"nl", "fr", "de"} <= {q.language for q in real2 if q.kind == "cross_language"}
+    assert {"nl", "fr", "de"} <= {q.language for q in unanswerable}
+    # every document of real-pdfs-2 is asked about, and cross-document questions name two sources
+    asked = {e.rulebook_id for q in real2 for e in q.expected}
+    assert {"iso20022_mdr2_exceptions_investigations_2019_2020", "iso20022_mdr2_request_to_pay_v1",
+            "nl_addendum_xml_sct_initiation_6-0", "six_ig-qr-bill-delta-guide-v2.3-en"} <= asked
+    assert all(len(q.expected) >= 2 for q in real2 if q.kind == "multi_source")
+    assert all(e.pages for q in real2 for e in q.expected), "every source names its page(s)"
+
+
+def _pdf(rulebook_id: str) -> Path:
+    for folder in ("real-pdfs-2", "real-pdfs"):
+        path = CORPORA / folder / f"{rulebook_id}.pdf"
+        if path.is_file():
+            return path
+    raise AssertionError(f"{rulebook_id}: no such PDF in {CORPORA}/real-pdfs-2 or real-pdfs")
+
+
+@pytest.mark.real_pdfs
+def test_every_must_contain_string_is_on_an_expected_page(real2):
+    if not (CORPORA / "real-pdfs-2").is_dir():
+        pytest.skip(f"public PDFs not found at {CORPORA / 'real-pdfs-2'}")
+    pages = PageTexts()
+    unmet: list[str] = []
+    for q in (q for q in real2 if q.answerable):
+        texts = []
+        for e in q.expected:
+            for page in e.pages:
+                text = pages.page(str(_pdf(e.rulebook_id)), page)
+                assert text is not None, f"{q.id}: {e.rulebook_id} has no page {page}"
+                texts.append(text)
+        for entry in q.must_contain:
+            options = [entry] if isinstance(entry, str) else entry
+            if not any(contains(t, o) for t in texts for o in options):
+                unmet.append(f"{q.id}: {entry!r}")
+    assert unmet == []
+
+
+@pytest.mark.real_pdfs
+def test_cross_document_questions_need_both_sources(real2):
+    """A two-document question has a key fact on each document's pages."""
+    if not (CORPORA / "real-pdfs-2").is_dir():
+        pytest.skip(f"public PDFs not found at {CORPORA / 'real-pdfs-2'}")
+    pages = PageTexts()
+    for q in (q for q in real2 if q.kind == "multi_source"):
+        for e in q.expected:
+            texts = [pages.page(str(_pdf(e.rulebook_id)), p) or "" for p in e.pages]
+            assert any(contains(t, s) for t in texts for s in q.must_contain if isinstance(s, str)), (q.id, e)
+
+
+def _rows(name: str) -> list[dict]:
+    lines = (GOLDEN_DIR / name).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip() and not line.lstrip().startswith("//")]
+
+
+@pytest.mark.parametrize("name", E2E_FILES + RETRIEVAL_FILES)
+def test_every_committed_line_follows_the_split_rule(name):
+    rows = _rows(name)
+    if name.startswith("e2e_"):
+        strata = [(r["id"], GoldenQuestion.model_validate(r).kind) for r in rows]
+    else:
+        strata = [(r["id"], r.get("kind", "")) for r in rows]
+    rule = stratified_split(strata)
+    assert {r["id"]: r.get("split") for r in rows} == rule
+    share = Counter(rule.values())["dev"] / len(rule)
+    assert 0.4 <= share <= 0.6, share
+
+
+def test_the_rule_is_stratified_and_depends_on_ids_only():
+    items = [(f"q{i}", "identifier") for i in range(9)] + [(f"u{i}", "other_scheme") for i in range(4)]
+    first = stratified_split(items)
+    assert first == stratified_split(list(reversed(items)))
+    by_kind = Counter((k, first[i]) for i, k in items)
+    assert by_kind[("other_scheme", "dev")] == by_kind[("other_scheme", "test")] == 2
+    assert abs(by_kind[("identifier", "dev")] - by_kind[("identifier", "test")]) == 1
+
+
+def test_a_committed_line_without_split_is_refused(tmp_path, monkeypatch):
+    line = {"id": "a", "question": "Q?", "language": "en", "expected": [{"rulebook_id": "PS-01", "pages": [2]}],
+            "must_contain": ["x"], "categories": ["fact"]}
+    scratch = tmp_path / "e2e_scratch.jsonl"
+    scratch.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert load_golden([scratch])[0].split is None  # a scratch set outside evals/golden may be unsplit
+    monkeypatch.setattr("evals.e2e_golden.GOLDEN_DIR", tmp_path)
+    with pytest.raises(GoldenFormatError, match="need a split"):
+        load_golden([scratch])
+    with pytest.raises(GoldenFormatError, match="split"):
+        parse_golden_lines([json.dumps(dict(line, split="train"))])
+
+
+def test_real2_companions_are_copied_once_and_absent_folders_are_skipped(tmp_path):
+    import asyncio
+
+    from config.settings import Settings
+    from evals.e2e_corpus import companion_folder, prepare_contexts
+
+    source = tmp_path / "real-pdfs"
+    source.mkdir()
+    (source / "a.pdf").write_bytes(b"%PDF-1.4 a")
+    target = Settings(data_dir=tmp_path / "data")
+    folder = companion_folder(target, source, ("a.pdf", "missing.pdf"))
+    assert folder is not None and sorted(p.name for p in folder.iterdir()) == ["a.pdf"]
+    stamp = (folder / "a.pdf").stat().st_mtime_ns
+    assert companion_folder(target, source, ("a.pdf",)) == folder
+    assert (folder / "a.pdf").stat().st_mtime_ns == stamp  # unchanged: not copied again
+    assert companion_folder(target, source, ("missing.pdf",)) is None
+
+    async def contexts() -> tuple[dict, list[str]]:
+        async with prepare_contexts(target, ["real2"], None, None, real2_pdfs=tmp_path / "absent") as got:
+            return got
+
+    found, skipped = asyncio.run(contexts())
+    assert found == {} and skipped == [f"real2 questions: no PDFs at {tmp_path / 'absent'}"]
