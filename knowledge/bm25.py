@@ -27,6 +27,10 @@ Term ids: the first 4 bytes of blake2b(term) masked to 31 bits, deterministic ac
 and machines (Python's hash() is salted per process). Collisions are rare (~1 in 2^31 per pair)
 and merely merge two terms' counts.
 
+Concurrency: `Bm25Encoder` holds no mutable state and is shared by every thread; the only
+stateful objects are the Snowball stemmers, which are kept one per thread (see `_stemmer`).
+The stop-word sets are frozen and the compiled regexes are safe to share.
+
 Queries of unknown language: the language is guessed from stop words; when no language stands
 out (a short keyword query), the query carries the stems of every supported language, so a
 query written in English still matches Dutch or French stems of the same word, and identifiers
@@ -39,7 +43,7 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter
-from functools import lru_cache
+import threading
 
 import snowballstemmer
 
@@ -88,9 +92,22 @@ def fold_accents(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-@lru_cache(maxsize=8)
+# A Snowball stemmer keeps its working word in instance fields (cursor, limit, buffer), so one
+# instance used by two threads at once returns wrong stems or raises IndexError/AssertionError.
+# Each thread gets its own (the answer path stems in the event loop, in `asyncio.to_thread`
+# workers and in the indexer's threads); a stemmer is cheap (~20 µs) and tiny.
+_stemmers = threading.local()
+
+
 def _stemmer(language: str) -> snowballstemmer.Stemmer:
-    return snowballstemmer.stemmer(_STEMMER_NAMES[language])
+    """This thread's Snowball stemmer for `language`."""
+    own: dict[str, snowballstemmer.Stemmer] | None = getattr(_stemmers, "by_language", None)
+    if own is None:
+        own = _stemmers.by_language = {}
+    stemmer = own.get(language)
+    if stemmer is None:
+        stemmer = own[language] = snowballstemmer.stemmer(_STEMMER_NAMES[language])
+    return stemmer
 
 
 def _normalise(text: str) -> str:
