@@ -15,12 +15,16 @@ import hmac
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode, urlsplit
 
+from pydantic import SecretStr
 
-def _link_key(secret: str) -> bytes:
-    return hmac.new(secret.encode(), b"rulebook-source-links", hashlib.sha256).digest()
+from config.secret_values import reveal
 
 
-def _signature(secret: str, rulebook_id: str, roles: tuple[str, ...]) -> str:
+def _link_key(secret: str | SecretStr) -> bytes:
+    return hmac.new(reveal(secret).encode(), b"rulebook-source-links", hashlib.sha256).digest()
+
+
+def _signature(secret: str | SecretStr, rulebook_id: str, roles: tuple[str, ...]) -> str:
     message = rulebook_id + "\n" + ",".join(roles)
     return hmac.new(_link_key(secret), message.encode(), hashlib.sha256).hexdigest()[:32]
 
@@ -28,7 +32,7 @@ def _signature(secret: str, rulebook_id: str, roles: tuple[str, ...]) -> str:
 @dataclass(frozen=True)
 class SourceLinks:
     base_url: str  # settings.public_base_url
-    secret: str  # settings.user_hash_key
+    secret: str | SecretStr  # settings.user_hash_key
 
     def url(self, rulebook_id: str, page: int, roles: tuple[str, ...] = (), platform: str = "",
             message_id: str = "") -> str:

@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 import unicodedata
 from collections import Counter
-import threading
 
 import snowballstemmer
 

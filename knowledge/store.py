@@ -107,9 +107,10 @@ def open_store(settings: Settings, collection: str | None = None) -> KnowledgeSt
     embedded engine under `<data_dir>/qdrant/<collection>`."""
     name = collection or settings.collection
     if settings.qdrant_url:
+        from config.secret_values import reveal
         from knowledge.server_store import ServerStore
 
-        return ServerStore.connect(settings.qdrant_url, name, api_key=settings.qdrant_api_key)
+        return ServerStore.connect(settings.qdrant_url, name, api_key=reveal(settings.qdrant_api_key) or None)
     from knowledge.edge_store import EdgeStore
 
     return EdgeStore(settings.store_dir / name)

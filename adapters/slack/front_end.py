@@ -34,6 +34,7 @@ from bot.answer import Answer, AnswerEvent, Citation, User
 from bot.role_directory import Identity, Place, RoleSource, role_source
 from bot.usage_event import EventSink
 from cards.block_kit import SlackMessage, answer_messages
+from config.secret_values import reveal
 from config.settings import Settings
 
 log = logging.getLogger("rulebook.slack")
@@ -49,7 +50,7 @@ class Assistant(Protocol):
 def build_web_client(settings: Settings) -> AsyncWebClient:
     base_url = settings.slack_api_url if settings.slack_api_url.endswith("/") else settings.slack_api_url + "/"
     return AsyncWebClient(
-        token=settings.slack_bot_token or None,
+        token=reveal(settings.slack_bot_token) or None,
         base_url=base_url,
         # 429s wait for Retry-After and try again; 5xx are not retried, since Slack may already
         # have posted the message and a retry would post it twice.
@@ -82,7 +83,7 @@ class SlackFrontEnd:
         self.app = AsyncApp(
             name="rulebook",
             client=self.client,
-            signing_secret=settings.slack_signing_secret or None,
+            signing_secret=reveal(settings.slack_signing_secret) or None,
             request_verification_enabled=http,
         )
         self.app.middleware(self._skip_redelivered_events)

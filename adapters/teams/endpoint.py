@@ -23,6 +23,7 @@ from botframework.connector.auth import AuthenticationConstants, BotFrameworkAut
 from msrest.serialization import Model
 
 from adapters.teams.usage import TeamsUsage
+from config.secret_values import reveal
 from config.settings import Settings
 
 log = logging.getLogger("rulebook.teams")
@@ -53,7 +54,7 @@ def bot_authentication(settings: Settings, openid_metadata_url: str | None = Non
     wants every endpoint spelled out, so the others get the public cloud's values.
     """
     tenant = settings.teams_tenant_id
-    config = _BotConfig(APP_ID=settings.teams_app_id, APP_PASSWORD=settings.teams_app_password,
+    config = _BotConfig(APP_ID=settings.teams_app_id, APP_PASSWORD=reveal(settings.teams_app_password),
                         APP_TENANTID=tenant, APP_TYPE="SingleTenant" if tenant else "MultiTenant")
     if openid_metadata_url:
         constants = AuthenticationConstants
