@@ -33,6 +33,7 @@ from langchain_core.tools import BaseTool
 
 from bot.agent import RunContext, build_agent
 from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent, User
+from bot.answer_slots import AnswerSlots, Busy, busy_text
 from bot.citation_gate import CitationGate, GateResult, SourceLedger
 from bot.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
 from bot.language import detect_language
@@ -118,6 +119,8 @@ class AssistantService:
         self.judge = judge
         self.tools_factory = tools_factory
         self.ledger_factory = ledger_factory
+        self.slots = AnswerSlots(self.settings.max_concurrent_answers, self.settings.max_waiting_answers,
+                                 self.settings.answer_wait_seconds)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, **overrides: Any) -> AssistantService:
@@ -180,6 +183,13 @@ class AssistantService:
         gate = CitationGate(ledger, language, self.source_link, self.judge)
         context = RunContext(observer=run, max_tool_calls=self.settings.max_tool_calls)
         usage: dict[str, int] = {}
+        try:
+            await self.slots.acquire()
+        except Busy as busy:  # overload: say so at once, in the asker's language
+            event = final(Answer(text=busy_text(language), outcome="refused", reason=busy.reason, language=language))
+            self.emit("answer", run, {"outcome": "refused", "reason": busy.reason, "latency_ms": event.answer.latency_ms})
+            yield event
+            return
         producer = asyncio.create_task(self._produce(run, question, history, ledger, gate, context, usage))
         first_token_ms: float | None = None
         try:
@@ -207,6 +217,7 @@ class AssistantService:
                 producer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await producer
+            self.slots.release()
         answer.tool_calls = len(context.tool_calls)
         event = final(answer)
         self.emit("answer", run, {
