@@ -57,6 +57,8 @@ class Settings(BaseSettings):
     # keys user pseudonyms and signs source links; unset: the data dir's own random key (0600 file)
     user_hash_key: SecretStr | None = None
 
+    max_request_bytes: int = 1024 * 1024  # bigger request bodies get 413
+
     # load: answers worked on at once, and how many more may wait for a turn before "busy"
     max_concurrent_answers: int = 8
     max_waiting_answers: int = 32
