@@ -29,8 +29,21 @@ _BUSY = {
 }
 
 
+_QUEUED = {
+    "en": "Many questions right now: yours is in line and will be answered shortly…",
+    "nl": "Veel vragen op dit moment: de uwe staat in de rij en wordt zo beantwoord…",
+    "fr": "Beaucoup de questions en ce moment : la vôtre est en file et sera traitée sous peu…",
+    "de": "Gerade viele Fragen: Ihre ist in der Warteschlange und wird gleich beantwortet…",
+}
+
+
 def busy_text(language: str) -> str:
     return _BUSY.get((language or "en")[:2], _BUSY["en"])
+
+
+def queued_text(language: str) -> str:
+    """The status shown at once while a question waits for a slot (so the user sees it was heard)."""
+    return _QUEUED.get((language or "en")[:2], _QUEUED["en"])
 
 
 class Busy(Exception):
@@ -48,6 +61,11 @@ class AnswerSlots:
         self.wait_seconds = max(0.0, wait_seconds)
         self.active = 0
         self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
+
+    @property
+    def free(self) -> bool:
+        """A question arriving now would start at once."""
+        return self.active < self.concurrent and not self.waiting
 
     @property
     def waiting(self) -> int:

@@ -33,7 +33,7 @@ from langchain_core.tools import BaseTool
 
 from bot.agent import RunContext, build_agent
 from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent, User
-from bot.answer_slots import AnswerSlots, Busy, busy_text
+from bot.answer_slots import AnswerSlots, Busy, busy_text, queued_text
 from bot.citation_gate import CitationGate, GateResult, SourceLedger
 from bot.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
 from bot.language import detect_language
@@ -183,6 +183,8 @@ class AssistantService:
         gate = CitationGate(ledger, language, self.source_link, self.judge)
         context = RunContext(observer=run, max_tool_calls=self.settings.max_tool_calls)
         usage: dict[str, int] = {}
+        if not self.slots.free:
+            yield StatusEvent(queued_text(language))  # heard at once, even when answered later
         try:
             await self.slots.acquire()
         except Busy as busy:  # overload: say so at once, in the asker's language

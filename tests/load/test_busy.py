@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 
 from bot.answer import User
-from bot.answer_slots import AnswerSlots, Busy, busy_text
+from bot.answer_slots import AnswerSlots, Busy, busy_text, queued_text
 from tests.load.conftest import service_for
 
 
-async def _final(service, question: str, conversation: str = "c"):
+async def _final(service, question: str, conversation: str = "c", statuses: list[str] | None = None):
     async for event in service.ask(question, User(id="u1"), conversation):
+        if event.kind == "status" and statuses is not None:
+            statuses.append(event.text)
         if event.kind == "final":
             return event.answer
     raise AssertionError("no final event")
@@ -40,10 +42,13 @@ async def test_a_question_that_waits_too_long_is_told_busy(sample_index, load_kn
                           max_waiting_answers=5, answer_wait_seconds=0.2)
     await service.slots.acquire()
     try:
-        answer = await _final(service, "Wat zijn de kosten van een overschrijving naar het buitenland?")
+        statuses: list[str] = []
+        answer = await _final(service, "Wat zijn de kosten van een overschrijving naar het buitenland?",
+                              statuses=statuses)
     finally:
         service.slots.release()
     assert answer.outcome == "refused" and answer.text == busy_text("nl")
+    assert statuses == [queued_text("nl")]  # the asker saw at once that the question was heard
     assert service.slots.active == 0 and service.slots.waiting == 0
 
 
