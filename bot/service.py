@@ -11,6 +11,17 @@ model's text goes through the citation gate sentence by sentence; the final answ
 to the history (with its [n] markers spelled out as sources, so the model never mistakes them
 for handles); usage events go to the event sink; a blocked draft goes to the review queue.
 
+Many users at once: one `AssistantService` serves every question of the process. Per question
+(never shared): the `_Run` queue, the citation ledger, the gate, the agent graph and its tools.
+Shared, and why that is safe: `knowledge` (see `knowledge.knowledge_base` for each part); the
+chat model (the offline model is immutable apart from a query-vector dict whose races can only
+recompute a vector; LangChain provider clients are thread-safe); `history` (in memory: an
+asyncio lock on the event loop; Table Storage: one azure-core TableClient, which is thread-safe, used from worker threads); `events`
+(the event log: a thread-safe queue drained by one writer thread, SQLite or Table Storage
+behind it); `review` (an asyncio lock around appends); `slots`, the bounded queue of concurrent
+answers (`bot.answer_slots`: event-loop only). Beyond the queue a question gets a polite
+"busy, try again in a moment" at once, in its language, instead of a timeout.
+
 Failures never escape as exceptions: an unreachable index or chat model, or any other error,
 ends the stream with a FinalEvent whose text says so plainly (outcome "blocked", with the
 one-line reason) and an "error" usage event.

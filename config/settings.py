@@ -61,9 +61,9 @@ class Settings(BaseSettings):
 
     # load: answers worked on at once, and how many more may wait for a turn before "busy"
     max_concurrent_answers: int = 8
-    max_waiting_answers: int = 32
+    max_waiting_answers: int = 100
     # seconds a waiting question may wait for a turn before it is told the bot is busy
-    answer_wait_seconds: float = 20.0
+    answer_wait_seconds: float = 30.0
 
     @model_validator(mode="after")
     def _own_user_hash_key(self) -> Settings:
