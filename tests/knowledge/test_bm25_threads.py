@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 import snowballstemmer
 
 from knowledge.bm25 import Bm25Encoder, tokenize
@@ -45,7 +46,8 @@ def test_one_snowball_stemmer_shared_by_threads_races() -> None:
     errors: list = []
     _hammer(lambda: shared.stemWords(words), results, errors)
     wrong = [r for r in results if r != expected]
-    assert errors or wrong, "a shared Snowball stemmer did not race this time (the hazard is real)"
+    if not (errors or wrong):  # a race needs the scheduler's help: never fail CI for its absence
+        pytest.skip("a shared Snowball stemmer happened not to race in this run")
 
 
 def test_tokenize_from_many_threads_equals_serial() -> None:
