@@ -39,7 +39,9 @@ for _name in COMMAND_MODULES:
 
 
 def main() -> None:
-    app()
+    from adapters.commands.cli_faults import run_cli
+
+    run_cli(app)  # a fault a user can fix is one clear line, never a traceback
 
 
 if __name__ == "__main__":

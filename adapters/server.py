@@ -21,6 +21,7 @@ from typing import Any
 
 from aiohttp import web
 
+from adapters.http_hardening import harden
 from adapters.source_links import SourceLinks
 from adapters.source_route import SourceLocator, SourceRoutes
 from adapters.teams.bot import AssistantLike, RulebookTeamsBot
@@ -132,7 +133,8 @@ def build_app(settings: Settings, service: AssistantLike | None = None,
               openid_metadata_url: str | None = None, update_interval: float | None = None,
               teams: TeamsWiring | None = None) -> web.Application:
     """The whole server. `openid_metadata_url` (tests) replaces the Bot Framework's key endpoint."""
-    app = web.Application()
+    app = web.Application(client_max_size=settings.max_request_bytes)
+    harden(app, settings.max_request_bytes)  # 413 over the limit, no banners, no tracebacks
     app[SETTINGS] = settings
     # read before anything is opened: a broken roles file stops the server with a clear message
     roles = role_source(settings.roles_file)

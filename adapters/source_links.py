@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from pydantic import SecretStr
+
 from bot.answer import Citation
 from bot.source_links import SourceLinkBuilder
 from bot.source_links import granted_roles as _granted_roles
@@ -21,7 +23,7 @@ from bot.source_links import granted_roles as _granted_roles
 @dataclass(frozen=True)
 class SourceLinks:
     base_url: str  # settings.public_base_url
-    secret: str  # settings.user_hash_key
+    secret: str | SecretStr  # settings.user_hash_key
 
     @property
     def builder(self) -> SourceLinkBuilder:

@@ -87,9 +87,10 @@ def dump_data(data: dict[str, Any]) -> str:
 def open_event_store(settings: Any, table_prefix: str | None = None) -> EventStore:
     if settings.tables_connection_string:
         from bot.event_store_tables import TableEventStore
+        from config.secret_values import reveal
 
         prefix = table_prefix or getattr(settings, "tables_prefix", None) or DEFAULT_TABLE_PREFIX
-        return TableEventStore(settings.tables_connection_string, table_prefix=prefix)
+        return TableEventStore(reveal(settings.tables_connection_string), table_prefix=prefix)
     from bot.event_store_sqlite import SqliteEventStore
 
     return SqliteEventStore(settings.data_dir / "events.sqlite")

@@ -13,10 +13,11 @@ Only the question and the gated answer text are stored: never tool results, neve
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Sequence
 from typing import Literal, Protocol, TypedDict
 
+from cachetools import LRUCache
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 
@@ -32,10 +33,14 @@ class HistoryStore(Protocol):
 
 
 class InMemoryHistoryStore:
-    """One process's history; `keep` bounds memory per conversation (older messages fall off)."""
+    """One process's history; `keep` bounds memory per conversation (older messages fall off),
+    `conversations` the number of conversations kept (the least recently used falls off), so a
+    long-running server under many users holds a bounded amount. Shared by every question's task:
+    an asyncio lock serialises reads and writes (no thread touches it)."""
 
-    def __init__(self, keep: int = 200) -> None:
-        self._conversations: dict[str, deque[HistoryMessage]] = defaultdict(lambda: deque(maxlen=keep))
+    def __init__(self, keep: int = 200, conversations: int = 10_000) -> None:
+        self._keep = keep
+        self._conversations: LRUCache[str, deque[HistoryMessage]] = LRUCache(maxsize=conversations)
         self._lock = asyncio.Lock()
 
     async def get(self, conversation_id: str) -> list[HistoryMessage]:
@@ -44,7 +49,10 @@ class InMemoryHistoryStore:
 
     async def append(self, conversation_id: str, messages: Sequence[HistoryMessage]) -> None:
         async with self._lock:
-            self._conversations[conversation_id].extend(
+            kept = self._conversations.get(conversation_id)
+            if kept is None:
+                kept = self._conversations[conversation_id] = deque(maxlen=self._keep)
+            kept.extend(
                 HistoryMessage(role=m["role"], content=m["content"]) for m in messages
             )
 

@@ -127,7 +127,9 @@ def _content(row: dict[str, Any]) -> str:
 def open_history_store(settings: Any, table_prefix: str | None = None) -> HistoryStore:
     """Table Storage when `RULEBOOK_TABLES_CONNECTION_STRING` is set; one process's memory otherwise."""
     if settings.tables_connection_string:
+        from config.secret_values import reveal
+
         prefix = table_prefix or getattr(settings, "tables_prefix", None) or DEFAULT_TABLE_PREFIX
-        return TableHistoryStore(settings.tables_connection_string,
+        return TableHistoryStore(reveal(settings.tables_connection_string),
                                  keep=max(20, settings.history_messages), table_prefix=prefix)
     return InMemoryHistoryStore()

@@ -174,7 +174,8 @@ class OfflineRulebookModel(BaseChatModel):
         return {"model": "offline"}
 
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any) -> OfflineRulebookModel:
-        names = tuple(convert_to_openai_tool(t)["function"]["name"] for t in tools)
+        # a BaseTool's name is at hand; converting its whole schema costs ~8 ms a tool per question
+        names = tuple(getattr(t, "name", None) or convert_to_openai_tool(t)["function"]["name"] for t in tools)
         return self.model_copy(update={"tool_names": names})
 
     # -- the chat model protocol ---------------------------------------------------------------

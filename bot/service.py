@@ -12,6 +12,17 @@ model's text goes through the citation gate sentence by sentence; the final answ
 to the history (with its [n] markers spelled out as sources, so the model never mistakes them
 for handles); usage events go to the event sink; a blocked draft goes to the review queue.
 
+Many users at once: one `AssistantService` serves every question of the process. Per question
+(never shared): the `_Run` queue, the citation ledger, the gate, the agent graph and its tools.
+Shared, and why that is safe: `knowledge` (see `knowledge.knowledge_base` for each part); the
+chat model (the offline model is immutable apart from a query-vector dict whose races can only
+recompute a vector; LangChain provider clients are thread-safe); `history` (in memory: an
+asyncio lock on the event loop; Table Storage: one azure-core TableClient, which is thread-safe, used from worker threads); `events`
+(the event log: a thread-safe queue drained by one writer thread, SQLite or Table Storage
+behind it); `review` (an asyncio lock around appends); `slots`, the bounded queue of concurrent
+answers (`bot.answer_slots`: event-loop only). Beyond the queue a question gets a polite
+"busy, try again in a moment" at once, in its language, instead of a timeout.
+
 Failures never escape as exceptions: an unreachable index or chat model, or any other error,
 ends the stream with a FinalEvent whose text says so plainly (outcome "blocked", with the
 one-line reason) and an "error" usage event.
@@ -33,7 +44,8 @@ from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from langchain_core.tools import BaseTool
 
 from bot.agent import RunContext, build_agent
-from bot.answer import Answer, AnswerEvent, FinalEvent, TokenEvent, User
+from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent, User
+from bot.answer_slots import AnswerSlots, Busy, busy_text, queued_text
 from bot.citation_gate import CitationGate, GateResult, SourceLedger
 from bot.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
 from bot.language import detect_language
@@ -128,6 +140,8 @@ class AssistantService:
         self.judge = judge
         self.tools_factory = tools_factory
         self.ledger_factory = ledger_factory
+        self.slots = AnswerSlots(self.settings.max_concurrent_answers, self.settings.max_waiting_answers,
+                                 self.settings.answer_wait_seconds)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, **overrides: Any) -> AssistantService:
@@ -192,6 +206,15 @@ class AssistantService:
                             searched=lambda: [r.rulebook_id for r in self.knowledge.list_rulebooks(user.roles)])
         context = RunContext(observer=run, max_tool_calls=self.settings.max_tool_calls)
         usage: dict[str, int] = {}
+        if not self.slots.free:
+            yield StatusEvent(queued_text(language))  # heard at once, even when answered later
+        try:
+            await self.slots.acquire()
+        except Busy as busy:  # overload: say so at once, in the asker's language
+            event = final(Answer(text=busy_text(language), outcome="refused", reason=busy.reason, language=language))
+            self.emit("answer", run, {"outcome": "refused", "reason": busy.reason, "latency_ms": event.answer.latency_ms})
+            yield event
+            return
         producer = asyncio.create_task(self._produce(run, question, history, ledger, gate, context, usage))
         first_token_ms: float | None = None
         try:
@@ -219,6 +242,7 @@ class AssistantService:
                 producer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await producer
+            self.slots.release()
         answer.tool_calls = len(context.tool_calls)
         event = final(answer)
         self.emit("answer", run, {

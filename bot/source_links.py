@@ -29,7 +29,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
+from pydantic import SecretStr
+
 from bot.answer import Citation
+from config.secret_values import reveal
 from knowledge.payload import ChunkPayload
 
 SourceLink = Callable[[ChunkPayload, int], str]  # (cited chunk, page) -> URL
@@ -38,8 +41,8 @@ VIEW_SUFFIX = "/view"
 MAX_QUOTE_CHARS = 800  # Citation.quote is cut there already; a handle never carries more
 
 
-def _key(secret: str, purpose: bytes) -> bytes:
-    return hmac.new(secret.encode(), purpose, hashlib.sha256).digest()
+def _key(secret: str | SecretStr, purpose: bytes) -> bytes:
+    return hmac.new(reveal(secret).encode(), purpose, hashlib.sha256).digest()
 
 
 def roles_signature(secret: str, rulebook_id: str, roles: Sequence[str]) -> str:

@@ -14,14 +14,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
+from pydantic import SecretStr
+
+from config.secret_values import reveal
+
 EventKind = Literal[
     "question", "tool_call", "answer", "gate", "feedback", "source_click", "copy", "error"
 ]
 
 
-def pseudonymous_user_id(platform_user_id: str, key: str) -> str:
+def pseudonymous_user_id(platform_user_id: str, key: str | SecretStr) -> str:
     """A keyed hash: stable per user, never reversible to the platform's id without the key."""
-    return hmac.new(key.encode(), platform_user_id.encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(reveal(key).encode(), platform_user_id.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 @dataclass

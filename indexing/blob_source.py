@@ -142,9 +142,11 @@ def _service(settings: Any | None) -> BlobServiceClient:
         settings = get_settings()
     if not settings.blob_connection_string:
         raise BlobSourceError("Blob Storage is not configured: set RULEBOOK_BLOB_CONNECTION_STRING.")
+    from config.secret_values import reveal
+
     # fail fast (no hidden SDK retries): a CLI user waiting on a dead endpoint wants the error
     return BlobServiceClient.from_connection_string(
-        settings.blob_connection_string, retry_total=1, connection_timeout=5, read_timeout=60)
+        reveal(settings.blob_connection_string), retry_total=1, connection_timeout=5, read_timeout=60)
 
 
 def _split_blob_reference(source_uri: str) -> tuple[str, str]:

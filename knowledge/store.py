@@ -109,10 +109,11 @@ def open_store(settings: Settings, collection: str | None = None) -> KnowledgeSt
     embedded engine under `<data_dir>/qdrant/<collection>`."""
     name = collection or settings.collection
     if settings.qdrant_url:
+        from config.secret_values import reveal
         from knowledge.generations import shared_registry
         from knowledge.server_store import ServerStore
 
-        store = ServerStore.connect(settings.qdrant_url, name, api_key=settings.qdrant_api_key)
+        store = ServerStore.connect(settings.qdrant_url, name, api_key=reveal(settings.qdrant_api_key) or None)
         store.generations = shared_registry(settings.data_dir / "generations" / f"{name}.json")
         return store
     from knowledge.edge_store import EdgeStore

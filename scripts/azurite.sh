@@ -10,7 +10,7 @@ if [ ! -x "$bin" ]; then
   bin="$(command -v azurite || true)"
 fi
 if [ -z "$bin" ]; then
-  echo "azurite not found: npm install --prefix $repo/.ci/node azurite@3.35.0  (Node 20)" >&2
+  echo "azurite not found: run 'bash scripts/test.sh' once (it installs Node 24 and .ci/node)" >&2
   exit 1
 fi
 dir="${1:-$repo/.rulebook/azurite}"

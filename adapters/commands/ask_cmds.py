@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -33,6 +34,19 @@ def _service():
         raise typer.Exit(1) from exc
 
 
+def _check_roles(service, roles: list[str]) -> None:
+    from adapters.commands.role_names import check_cli_roles
+
+    check_cli_roles(roles, service.knowledge.store, service.settings)
+
+
+def _index_is_empty(service) -> bool:
+    try:
+        return service.knowledge.store.count() == 0
+    except Exception:  # the question itself will report an unreachable index
+        return False
+
+
 def _warn_if_empty(service) -> None:
     from rich.console import Console
 
@@ -56,6 +70,11 @@ def ask(
     from adapters.terminal import ask_once
 
     service = _service()
+    _check_roles(service, list(role or []))
+    if as_json and _index_is_empty(service):
+        typer.echo(json.dumps({"error": "the rulebook index is empty; run `rulebook index PATH` first",
+                               "data_dir": str(service.settings.data_dir)}))
+        raise typer.Exit(1)
     if not as_json:
         _warn_if_empty(service)
     asyncio.run(ask_once(service.ask, question, list(role or []), as_json, Console()))
@@ -68,6 +87,7 @@ def chat(role: RoleOpt = None) -> None:
     from adapters.terminal import chat as chat_loop
 
     service = _service()
+    _check_roles(service, list(role or []))
     _warn_if_empty(service)
     asyncio.run(chat_loop(service.ask, list(role or []), Console()))
 

@@ -85,7 +85,9 @@ def eval_e2e(
     write_baseline: Annotated[bool, typer.Option("--write-baseline", help="store this run as the baseline")] = False,
     real_pdfs: RealOpt = None,
     real2_pdfs: Real2Opt = None,
-    show_questions: Annotated[bool, typer.Option("--show-questions")] = False,
+    show_questions: Annotated[bool, typer.Option(
+        "--show-questions", help="Also print one row per question: outcome, citation, must-contain, "
+                                 "retrieval hit, latency")] = False,
 ) -> None:
     """Ask the golden questions through the assistant and score citations, refusals and guidelines."""
     from rich.console import Console

@@ -16,7 +16,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 
 def index(
     path: Path | None = typer.Argument(None, exists=True, file_okay=False,
-                                       help="Folder of PDFs (with catalog.yaml)"),
+                                       help="Folder of PDFs (a catalog.yaml beside them is optional)"),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as one JSON object"),
     strict: bool = typer.Option(False, "--strict", help="Exit non-zero when any document failed"),
     from_blob: str | None = typer.Option(None, "--from-blob", metavar="CONTAINER[/FOLDER]",
@@ -40,6 +40,13 @@ def index(
         except BlobSourceError as exc:
             err.print(f"[red]{exc}[/red]")
             raise typer.Exit(2) from exc
+    if from_blob is None and not _has_pdf(path):
+        err.print(f"[red]error:[/red] no PDF found in {path} (looked for *.pdf in the folder itself); "
+                  "nothing was indexed.")
+        raise typer.Exit(1)
+    from adapters.commands.cli_faults import writable_data_dir
+
+    writable_data_dir(get_settings().data_dir)  # a read-only data dir: the clear message, before any work
     with Progress(TextColumn("[bold]indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=err, transient=True) as bar:
         task = bar.add_task("", total=None)
@@ -71,6 +78,10 @@ def index(
         raise typer.Exit(1)
 
 
+def _has_pdf(folder: Path) -> bool:
+    return any(p.is_file() and p.suffix.lower() == ".pdf" for p in folder.iterdir())
+
+
 def _print_summary(data: dict) -> None:
     if data["note"]:
         typer.echo(data["note"])
@@ -90,8 +101,8 @@ def _print_summary(data: dict) -> None:
 
 
 def inventory(
-    path: Path = typer.Argument(..., exists=True, file_okay=False),
-    as_json: bool = typer.Option(False, "--json"),
+    path: Path = typer.Argument(..., exists=True, file_okay=False, help="Folder of PDFs (catalog.yaml optional)"),
+    as_json: bool = typer.Option(False, "--json", help="Print the buckets as one JSON object"),
 ) -> None:
     """Sort a folder's PDFs into the five lifecycle buckets (nothing is indexed)."""
     from indexing.document_flags import inventory_flags, print_inventory_flags

@@ -45,6 +45,9 @@ def search(
             typer.echo(f"error: the index in {settings.data_dir} is empty; run `rulebook index PATH` first",
                        err=True)
             raise typer.Exit(2)
+        from adapters.commands.role_names import check_cli_roles
+
+        check_cli_roles(list(role or ()), knowledge.store, settings)
         hits = knowledge.search(query, tuple(role or ()), k=k, mode=mode,  # type: ignore[arg-type]
                                 rulebook_ids=tuple(rulebook or ()), include_archived=archived)
     finally:

@@ -36,6 +36,7 @@ from bot.message_records import MessageRecords, open_message_records
 from bot.role_directory import Identity, Place, RoleSource, role_source
 from bot.usage_event import EventSink
 from cards.block_kit import SlackMessage, answer_messages, notice_message
+from config.secret_values import reveal
 from config.settings import Settings
 
 log = logging.getLogger("rulebook.slack")
@@ -48,13 +49,6 @@ class Assistant(Protocol):
     def ask(self, question: str, user: User, conversation_id: str) -> AsyncIterator[AnswerEvent]: ...
 
 
-def secret_value(value: Any) -> str:
-    """A setting that may be a pydantic `SecretStr` or a plain string."""
-    if value is None:
-        return ""
-    return value.get_secret_value() if hasattr(value, "get_secret_value") else str(value)
-
-
 def retry_handlers() -> list[Any]:
     # 429s wait for Retry-After and try again; 5xx are not retried, since Slack may already
     # have posted the message and a retry would post it twice.
@@ -64,7 +58,7 @@ def retry_handlers() -> list[Any]:
 
 def build_web_client(settings: Settings) -> AsyncWebClient:
     base_url = settings.slack_api_url if settings.slack_api_url.endswith("/") else settings.slack_api_url + "/"
-    return AsyncWebClient(token=secret_value(settings.slack_bot_token) or None, base_url=base_url,
+    return AsyncWebClient(token=reveal(settings.slack_bot_token) or None, base_url=base_url,
                           retry_handlers=retry_handlers())
 
 
@@ -103,7 +97,7 @@ class SlackFrontEnd:
         self.service = service
         self.settings = settings
         self.roles = roles if roles is not None else role_source(settings.roles_file)
-        hash_key = secret_value(settings.user_hash_key)
+        hash_key = reveal(settings.user_hash_key)
         self.usage = SlackUsage(event_sink, hash_key)
         self.answers = DeliveredAnswers(records if records is not None else open_message_records(settings))
         self.links = SourceLinks(settings.public_base_url, hash_key)
@@ -115,7 +109,7 @@ class SlackFrontEnd:
         self.app = AsyncApp(
             name="rulebook",
             client=self.client,
-            signing_secret=secret_value(settings.slack_signing_secret) or None,
+            signing_secret=reveal(settings.slack_signing_secret) or None,
             request_verification_enabled=http,
         )
         self.app.middleware(self._skip_redelivered_events)

@@ -20,10 +20,11 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.request.async_request import AsyncBoltRequest
 
-from adapters.slack.front_end import Assistant, SlackFrontEnd, secret_value
+from adapters.slack.front_end import Assistant, SlackFrontEnd
 from adapters.slack.sharing import CitationAccess
 from bot.role_directory import RoleSource
 from bot.usage_event import EventSink
+from config.secret_values import reveal
 from config.settings import Settings
 
 log = logging.getLogger("rulebook.slack")
@@ -76,7 +77,7 @@ def mount_slack(app: web.Application, service: Assistant, settings: Settings,
     front = SlackFrontEnd(service, settings, event_sink, http=True, roles=roles,
                           citation_access=citation_access)
     app[SLACK_FRONT_END] = front
-    secret = secret_value(settings.slack_signing_secret)
+    secret = reveal(settings.slack_signing_secret)
 
     async def slack_events(request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY_BYTES:

@@ -13,6 +13,7 @@ from adapters.slack.front_end import Assistant, SlackFrontEnd
 from adapters.slack.sharing import CitationAccess
 from bot.role_directory import RoleSource
 from bot.usage_event import EventSink
+from config.secret_values import reveal
 from config.settings import Settings
 
 
@@ -24,7 +25,7 @@ async def start_socket_mode(service: Assistant, settings: Settings, event_sink: 
         raise ValueError("Socket Mode needs RULEBOOK_SLACK_APP_TOKEN (an app-level token, xapp-…)")
     front = SlackFrontEnd(service, settings, event_sink, http=False, roles=roles,
                           citation_access=citation_access)
-    handler = AsyncSocketModeHandler(front.app, app_token=settings.slack_app_token)
+    handler = AsyncSocketModeHandler(front.app, app_token=reveal(settings.slack_app_token))
     handler.front_end = front  # type: ignore[attr-defined]  # for shutdown and tests
     await handler.connect_async()
     return handler

@@ -18,7 +18,6 @@ import asyncio
 import json
 import logging
 import urllib.request
-from typing import Any
 
 import jwt
 from microsoft_agents.hosting.core import (
@@ -33,6 +32,7 @@ from microsoft_agents.hosting.core.authorization.jwt.jwt_token_validator import 
 )
 
 from adapters.teams.teams_settings import TeamsSettings
+from config.secret_values import reveal
 from config.settings import Settings
 
 log = logging.getLogger("rulebook.teams")
@@ -45,16 +45,11 @@ class Unauthorized(Exception):
     """The request's token is missing or does not validate (answered 401)."""
 
 
-def _secret(value: Any) -> str:
-    # works whether the setting is a plain str or a pydantic SecretStr
-    return value.get_secret_value() if hasattr(value, "get_secret_value") else str(value or "")
-
-
 def auth_configuration(settings: Settings, teams: TeamsSettings) -> AgentAuthConfiguration:
     """The SDK's configuration of our app registration (anonymous when no app id is set)."""
     if not settings.teams_app_id:
         return AgentAuthConfiguration(anonymous_allowed=True, connection_name=SERVICE_CONNECTION)
-    password = _secret(settings.teams_app_password)
+    password = reveal(settings.teams_app_password)
     if teams.auth_type == "ClientSecret" and not password:
         raise ValueError("RULEBOOK_TEAMS_APP_ID is set but RULEBOOK_TEAMS_APP_PASSWORD is not; set it, or "
                          "RULEBOOK_TEAMS_AUTH_TYPE=UserManagedIdentity for a managed identity")

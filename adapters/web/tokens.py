@@ -22,6 +22,8 @@ from typing import Any
 
 import yaml
 
+from config.secret_values import reveal
+
 LOCAL_USER_ID = "local-browser"
 MIN_TOKEN_CHARS = 16
 
@@ -62,7 +64,7 @@ class WebTokens:
     @classmethod
     def from_setting(cls, value: Any) -> WebTokens:
         """Read `settings.web_tokens` (a SecretStr, or None for no tokens)."""
-        raw = value.get_secret_value() if hasattr(value, "get_secret_value") else (value or "")
+        raw = reveal(value)
         raw = raw.strip()
         if not raw:
             return cls({})

@@ -23,7 +23,7 @@ IDS = ("s-ps04-01", "s-ps02-04", "s-no-01")
 def _promptfoo() -> Path:
     if PROMPTFOO.exists() and shutil.which("node"):
         return PROMPTFOO
-    message = (f"promptfoo is not installed at {PROMPTFOO} (npm install --prefix .ci/node promptfoo@0.121.20) "
+    message = (f"promptfoo is not installed at {PROMPTFOO} (bash scripts/test.sh installs it with Node 24) "
                "or node is missing")
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(message)

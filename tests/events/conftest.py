@@ -1,7 +1,7 @@
 """Azurite on loopback for the event, history and blob tests.
 
-The emulator comes from npm (`npm install --prefix .ci/node azurite@3.35.0`, the newest that runs
-on Node 20). Without it the Azurite tests skip with that instruction, except in CI (`CI=true`),
+The emulator comes from npm, pinned in .ci/node/package-lock.json (Azurite 3.37 on the Node 24
+that `scripts/test.sh` installs from PyPI). Without it the Azurite tests skip with that instruction, except in CI (`CI=true`),
 where a missing emulator is a failure: a green run must mean the real store was exercised.
 """
 
@@ -101,8 +101,8 @@ class Azurite:
 def require_azurite() -> str:
     binary = azurite_binary()
     if binary is None:
-        message = ("Azurite is not installed: run `npm install --prefix .ci/node azurite@3.35.0` "
-                   "(Node 20) to run the Table/Blob Storage tests")
+        message = ("Azurite is not installed: run `bash scripts/test.sh` once (it installs Node 24 "
+                   "and the npm packages of .ci/node) to run the Table/Blob Storage tests")
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)

@@ -15,6 +15,7 @@ from bot.event_spill import SpillFile
 from bot.event_store_sqlite import SqliteEventStore
 from bot.event_store_tables import TableEventStore
 from bot.usage_event import UsageEvent
+from config.secret_values import reveal
 
 pytestmark = pytest.mark.azurite
 
@@ -64,7 +65,7 @@ async def test_200_concurrent_events_from_tasks_and_threads_all_land_once(azure_
     await event_log.aclose()
 
     assert len(emitted) == 200
-    reopened = TableEventStore(azure_settings.tables_connection_string, table_prefix=table_prefix)
+    reopened = TableEventStore(reveal(azure_settings.tables_connection_string), table_prefix=table_prefix)
     stored = [e.event_id for e in reopened.read()]
     assert len(stored) == len(set(stored)) == 200
     assert set(stored) == {e.event_id for e in emitted}
