@@ -3,17 +3,19 @@ an eval's observer."""
 
 from __future__ import annotations
 
-from bot.offline_model import Decision, OfflineRulebookModel, _searched
+from bot.offline_model import Decision, OfflineRulebookModel
 from tests.bot.conftest import collect, final_of
 
 
 async def test_a_refusal_names_the_rulebooks_it_searched_in_the_questions_language(make_service, knowledge):
     answer = final_of(await collect(make_service(), "What does Visa charge for a refund?")).answer
     assert answer.outcome == "refused"
-    assert "Rulebooks searched (all those available to you):" in answer.text
-    assert any(r.title in answer.text for r in knowledge.list_rulebooks())
-    assert _searched("fr", ["Règlement Commerçants Aurora", "ADGM rulebook 3"]) == (
-        " Règlements consultés (tous ceux auxquels vous avez accès) : Règlement Commerçants Aurora.")
+    # the user sees the gate's own refusal (never the model's words): it names what was searched
+    assert "Searched:" in answer.text
+    assert all(r.rulebook_id in answer.text for r in knowledge.list_rulebooks())
+    french = final_of(await collect(make_service(), "Combien Visa facture-t-il pour un remboursement ?")).answer
+    assert french.outcome == "refused" and "Searched:" not in french.text
+    assert "PS-04" in french.text
 
 
 async def test_the_observer_sees_each_answer_or_refuse_decision(make_service, knowledge):
