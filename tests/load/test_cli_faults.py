@@ -155,8 +155,12 @@ def test_index_export_and_a_second_serve_while_serve_holds_the_store(serving, in
     small = tmp_path / "pdfs"
     small.mkdir()
     shutil.copy(SAMPLE_CORPUS / "PS-04_card_and_device_acceptance_rulebook.pdf", small)
-    for args in (("index", str(small)), ("export-chunks", str(tmp_path / "chunks.jsonl")),
-                 ("serve", "--port", str(_free_port()))):
+    # `index` is handed to the running server (issue 13): it succeeds and says so
+    indexed = rulebook("index", str(small), data_dir=index_copy, cwd=tmp_path)
+    assert indexed.returncode == 0, indexed.stderr[-2000:]
+    assert "owns this index" in " ".join(indexed.stderr.split())
+    _no_trace(indexed)
+    for args in (("export-chunks", str(tmp_path / "chunks.jsonl")), ("serve", "--port", str(_free_port()))):
         result = rulebook(*args, data_dir=index_copy, cwd=tmp_path)
         assert result.returncode == 2, (args, result.stderr[-2000:])
         message = " ".join(result.stderr.split())
