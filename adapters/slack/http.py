@@ -82,7 +82,8 @@ def mount_slack(app: web.Application, service: Assistant, settings: Settings,
     async def slack_events(request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
             return web.Response(status=413, text="request body too large")
-        raw = await request.content.read(MAX_BODY_BYTES + 1)
+        # request.read(): the server's body-limit middleware has read (and cached) the body already
+        raw = await request.read()
         if len(raw) > MAX_BODY_BYTES:
             return web.Response(status=413, text="request body too large")
         if not verified(secret, raw, request.headers.get("X-Slack-Request-Timestamp"),
