@@ -319,10 +319,13 @@ class StreamedReply:
         ts = self._stream.ts
         # steps still open when the answer is done are done too
         closing = [dict(c, status="complete") for c in self.tasks.values() if c["status"] == "in_progress"]
+        # task updates not yet flushed (a step that ended within the last interval) go out with the
+        # stop, or the user would watch that step spin forever
+        unsent_steps = [c for c in self.pending if c["type"] != "markdown_text"]
         try:
             # whatever text is still pending is replaced by the final answer a moment later anyway
             pending = self.pending_text[:STREAM_APPEND_LIMIT]
-            chunks = closing + ([MarkdownTextChunk(text=pending).to_dict()] if pending else [])
+            chunks = unsent_steps + closing + ([MarkdownTextChunk(text=pending).to_dict()] if pending else [])
             await self._stream.stop(chunks=chunks or None)
         except SlackApiError as exc:
             # an expired stream is already closed: the edit below finishes the message all the same

@@ -51,7 +51,7 @@ async def test_the_agents_steps_stream_as_task_updates_in_order_before_the_answe
     # every step starts in progress and ends complete (or error), in that order
     for updates in by_id.values():
         assert updates[0]["status"] == "in_progress"
-        assert updates[-1]["status"] in ("complete", "error")
+        assert updates[-1]["status"] in ("complete", "error"), by_id
     titles = [updates[0]["title"] for updates in by_id.values()]
     assert "Reading section 4.3 of PS-01" in titles
     section_step = next(u for u in by_id.values() if u[0]["title"] == "Reading section 4.3 of PS-01")
