@@ -56,7 +56,8 @@ def _has_active_content(path: Path) -> bool:
     return found
 
 
-def _page(request: web.Request) -> int:
+def page_number(request: web.Request) -> int:
+    """The `page` query parameter (1 when absent); not a whole number: 400."""
     raw = request.query.get("page", "1")
     try:
         return max(1, int(raw))
@@ -64,7 +65,8 @@ def _page(request: web.Request) -> int:
         raise web.HTTPBadRequest(reason="page must be a whole number") from exc
 
 
-def _local_path(source_uri: str) -> Path | None:
+def local_pdf_path(source_uri: str) -> Path | None:
+    """The file behind a chunk's `source_uri`, or None for a remote (Blob) URL."""
     if source_uri.startswith("file://"):
         return Path(unquote(urlsplit(source_uri).path))
     if "://" in source_uri:
@@ -94,10 +96,10 @@ class SourceRoutes:
         return rulebook_id, roles, source_uri
 
     async def open_at_page(self, request: web.Request) -> web.StreamResponse:
-        page = _page(request)
+        page = page_number(request)
         rulebook_id, roles, source_uri = await self._visible_source(request)
         self._log_click(request, rulebook_id, page)
-        path = _local_path(source_uri)
+        path = local_pdf_path(source_uri)
         if path is None:
             if self._blob_link is None:
                 raise web.HTTPFound(f"{source_uri}#page={page}")
@@ -109,7 +111,7 @@ class SourceRoutes:
 
     async def pdf_file(self, request: web.Request) -> web.StreamResponse:
         _, _, source_uri = await self._visible_source(request)
-        path = _local_path(source_uri)
+        path = local_pdf_path(source_uri)
         if path is None or not path.is_file():
             if path is not None:
                 log.error("the PDF of %s is missing at %s", request.match_info["rulebook_id"], path)

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote, urlencode, urlsplit
+from urllib.parse import quote, urlencode
 
 from aiohttp import web
 
@@ -36,6 +36,7 @@ from adapters.page_view.pdf_pages import (
     thumbnail_png,
 )
 from adapters.source_links import SourceLinks
+from adapters.source_route import local_pdf_path, page_number
 from bot.source_links import CitedSpan, read_cite_handle
 from bot.usage_event import EventSink, UsageEvent
 
@@ -46,21 +47,6 @@ ICON_FILE = Path(__file__).with_name("icon.svg")
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'none'")
 DISPLAY_SCALE = 2.0
-
-
-def _page(request: web.Request) -> int:
-    try:
-        return max(1, int(request.query.get("page", "1")))
-    except ValueError as exc:
-        raise web.HTTPBadRequest(reason="page must be a whole number") from exc
-
-
-def _local_path(source_uri: str) -> Path | None:
-    if source_uri.startswith("file://"):
-        return Path(unquote(urlsplit(source_uri).path))
-    if "://" in source_uri:
-        return None
-    return Path(source_uri)
 
 
 def _not_found() -> web.HTTPNotFound:
@@ -99,10 +85,10 @@ class PageViewRoutes:
         pages = await asyncio.to_thread(self._sources.rulebook, rulebook_id, roles)
         if pages is None:
             raise _not_found()
-        path = _local_path(pages.source_uri)
+        path = local_pdf_path(pages.source_uri)
         if path is None:
             # a Blob-hosted PDF: the view cannot render it here; open the PDF at the page instead
-            raise web.HTTPFound(self._links.url(rulebook_id, _page(request), roles=roles))
+            raise web.HTTPFound(self._links.url(rulebook_id, page_number(request), roles=roles))
         if not path.is_file():
             log.error("the PDF of %s is missing at %s", rulebook_id, path)
             raise _not_found()
@@ -113,7 +99,7 @@ class PageViewRoutes:
 
     # -- handlers ------------------------------------------------------------------------------
     async def image(self, request: web.Request) -> web.Response:
-        page = _page(request)
+        page = page_number(request)
         _, _, pages, path = await self._visible(request)
         scale = allowed_scale(request.query.get("scale"))
         try:
@@ -125,7 +111,7 @@ class PageViewRoutes:
 
     async def thumbnail(self, request: web.Request) -> web.Response:
         """The highlighted region as a small PNG, for source cards."""
-        page = _page(request)
+        page = page_number(request)
         rulebook_id, roles, pages, path = await self._visible(request)
         span = read_cite_handle(self._links.secret, rulebook_id, request.query.get("cite", ""))
         try:
@@ -149,7 +135,7 @@ class PageViewRoutes:
                             headers={"Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff"})
 
     async def view(self, request: web.Request) -> web.Response:
-        page = _page(request)
+        page = page_number(request)
         rulebook_id, roles, pages, path = await self._visible(request)
         info = await asyncio.to_thread(pdf_info, path)
         if page > info.pages:
