@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Literal
 
-from bot.usage_event import EventKind, EventSink, UsageEvent, pseudonymous_user_id
+from bot.usage_event import EventSink, PlatformUsage
 
 log = logging.getLogger("rulebook.slack")
 
@@ -29,22 +29,13 @@ def reaction_value(reaction: str) -> Literal["positive", "negative"] | None:
     return None
 
 
-class SlackUsage:
+class SlackUsage(PlatformUsage):
     def __init__(self, sink: EventSink | None, user_hash_key: str) -> None:
-        self._sink = sink
-        self.key = user_hash_key
+        super().__init__(sink, user_hash_key, PLATFORM)
 
-    def emit(self, kind: EventKind, *, user_id: str, conversation_id: str, message_id: str,
-             **data: Any) -> None:
-        if self._sink is None:
-            return
-        event = UsageEvent(kind=kind, conversation_id=conversation_id, message_id=message_id,
-                           user_hash=pseudonymous_user_id(user_id, self.key) if user_id else "",
-                           platform=PLATFORM, data=data)
-        try:
-            self._sink.emit(event)
-        except Exception:  # a broken event log must never break the conversation
-            log.exception("could not emit a %s event", kind)
+    @property
+    def key(self) -> str:
+        return self._key
 
     def feedback(self, *, user_id: str, conversation_id: str, message_id: str,
                  value: Literal["positive", "negative"], via: Literal["button", "reaction"],

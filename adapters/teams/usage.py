@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from bot.usage_event import EventKind, EventSink, UsageEvent, pseudonymous_user_id
+from bot.usage_event import EventSink, PlatformUsage
 
 log = logging.getLogger("rulebook.teams")
 
@@ -55,21 +55,6 @@ class DeliveredAnswers:
         return self._by_teams_id.get(teams_message_id or "")
 
 
-class TeamsUsage:
+class TeamsUsage(PlatformUsage):
     def __init__(self, sink: EventSink | None, user_hash_key: str) -> None:
-        self._sink = sink
-        self._key = user_hash_key
-
-    def user_hash(self, user_id: str) -> str:
-        return pseudonymous_user_id(user_id, self._key) if user_id else ""
-
-    def emit(self, kind: EventKind, *, user_id: str, conversation_id: str, message_id: str,
-             **data: Any) -> None:
-        if self._sink is None:
-            return
-        event = UsageEvent(kind=kind, conversation_id=conversation_id, message_id=message_id,
-                           user_hash=self.user_hash(user_id), platform=PLATFORM, data=data)
-        try:
-            self._sink.emit(event)
-        except Exception:  # a broken event log must never break the conversation
-            log.exception("could not emit a %s event", kind)
+        super().__init__(sink, user_hash_key, PLATFORM)
