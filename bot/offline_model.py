@@ -138,6 +138,11 @@ class Decision:
     # best similarity of a span in another language: such pairs score lower and share no words, and
     # the dev sets of the calibration are almost all single-language, so they keep their own bar
     max_dense_other_language: float | None = None
+    # more of what the decision could be made from (recorded for the calibration sweep): the retrieval
+    # rank of the chunk holding the best-scoring span, and whether the densest and the lexically best
+    # span come from the same chunk (the two signals agree on where the answer is)
+    best_rank: int | None = None
+    agree: bool | None = None
 
 
 @dataclass
@@ -162,6 +167,7 @@ class OfflineRulebookModel(BaseChatModel):
     # sets both to 0 to see every question answered and replay any threshold from the signals
     min_dense: float = MIN_DENSE
     min_lexical: float = MIN_LEXICAL
+    min_dense_other_language: float = MIN_DENSE_OTHER_LANGUAGE
     tool_names: tuple[str, ...] = ()
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
 
@@ -314,11 +320,11 @@ class OfflineRulebookModel(BaseChatModel):
                         for d in (s.dense, s.dense_full) if d is not None), default=None)
 
         decision = Decision(query, len(hits), [], best_dense(True), max((s.lexical for s in spans), default=0.0),
-                            False, best_dense(False))
+                            False, best_dense(False), *_agreement(spans))
         decision = replace(decision, answered=decision.max_lexical >= self.min_lexical
                            or (decision.max_dense is not None and decision.max_dense >= self.min_dense)
                            or (decision.max_dense_other_language is not None
-                               and decision.max_dense_other_language >= MIN_DENSE_OTHER_LANGUAGE))
+                               and decision.max_dense_other_language >= self.min_dense_other_language))
         self._observe(decision)
         if not decision.answered:
             return refusal
@@ -548,6 +554,15 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
                 and (span.holds_asked_fact or re.search(r"\d", span.text)):
             out.append(after)
     return out
+
+
+def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:
+    """(rank of the best span's chunk, whether the densest and the lexically best span share a chunk)."""
+    if not spans:
+        return None, None
+    densest = max(spans, key=lambda s: max((d for d in (s.dense, s.dense_full) if d is not None), default=-1.0))
+    wordiest = max(spans, key=lambda s: s.lexical)
+    return spans[0].rank, densest.chunk.chunk_id == wordiest.chunk.chunk_id
 
 
 def _distinct_tables(rows: list[Span]) -> list[Span]:

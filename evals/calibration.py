@@ -34,24 +34,39 @@ MIN_DENSE_OTHER_LANGUAGE = 0.83  # as bot.span_scoring: not swept (too few cross
 
 
 @dataclass(frozen=True)
+class Bar:
+    """One answer/refuse setting: a question is answered when nothing it names is absent and its best
+    span clears one of the bars (the offline model's `min_dense`, `min_lexical`,
+    `min_dense_other_language`)."""
+
+    min_dense: float
+    min_lexical: float
+    min_dense_other_language: float = MIN_DENSE_OTHER_LANGUAGE
+
+
+@dataclass(frozen=True)
 class Signal:
     """One question in one view, as the sweep needs it."""
 
-    source: str  # "obliqa" | "golden"
-    view: str  # "normal" | "excluded"
+    source: str  # "obliqa" | "golden" (exclusion runs) | the e2e corpus: "sample", "real2", …
+    view: str  # "normal" (answerable, asked as is) | "excluded" (gold hidden) | "unanswerable" (on topic)
     max_dense: float | None
     max_lexical: float
     blocked_names: bool  # a name or identifier of the question is absent: refused whatever the threshold
     answered: bool  # the gate let an answer through (thresholds at 0)
     right: bool  # normal view: a gold passage / expected page cited; excluded: answered elsewhere
-    max_dense_other_language: float | None = None  # judged against its own fixed bar (bot.span_scoring)
+    max_dense_other_language: float | None = None
+    kind: str = ""  # the golden question's kind (paraphrase, cross_language, …), when known
+    must_contain: bool | None = None  # e2e: the answer holds every must-contain string
 
 
-def answered_at(s: Signal, min_dense: float, min_lexical: float) -> bool:
+def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
+    bar = min_dense if isinstance(min_dense, Bar) else Bar(min_dense, float(min_lexical or 0.0))
     if s.blocked_names or not s.answered:
         return False
-    return (s.max_lexical >= min_lexical or (s.max_dense is not None and s.max_dense >= min_dense)
-            or (s.max_dense_other_language is not None and s.max_dense_other_language >= MIN_DENSE_OTHER_LANGUAGE))
+    return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.min_dense)
+            or (s.max_dense_other_language is not None
+                and s.max_dense_other_language >= bar.min_dense_other_language))
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -79,32 +94,77 @@ def signals_from_exclusion(report: dict[str, Any], split: str = "dev") -> list[S
     return out
 
 
-def point(signals: Sequence[Signal], min_dense: float, min_lexical: float) -> dict[str, Any]:
+def signals_from_e2e(report: dict[str, Any], split: str = "dev") -> list[Signal]:
+    """`rulebook eval e2e --calibration --json`: answerable questions are the normal view (right: an
+    expected page cited), unanswerable ones (on topic, not in the corpus) must be refused. A question
+    refused before any decision (an advice request, an injection) has no signals and is left out:
+    no threshold changes it."""
+    split_of = report.get("split_of") or {}
+    out = []
+    for r in report.get("questions", []):
+        if r.get("decision") is None or split_of.get(r["id"], r.get("split", "")) != split:
+            continue
+        d = r["decision"]
+        view = "normal" if r["answerable"] else "unanswerable"
+        out.append(Signal(r["corpus"], view, d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
+                          r["outcome"] == "answered", view == "normal" and bool(r.get("expected_cited")),
+                          d.get("max_dense_other_language"), r.get("kind", ""),
+                          bool(r.get("must_contain_ok")) if view == "normal" else None))
+    return out
+
+
+def point(signals: Sequence[Signal], min_dense: float | Bar, min_lexical: float | None = None) -> dict[str, Any]:
+    bar = min_dense if isinstance(min_dense, Bar) else Bar(min_dense, float(min_lexical or 0.0))
     normal = [s for s in signals if s.view == "normal"]
     excluded = [s for s in signals if s.view == "excluded"]
-    given = [(s, answered_at(s, min_dense, min_lexical)) for s in signals]
+    unanswerable = [s for s in signals if s.view == "unanswerable"]
+    given = [(s, answered_at(s, bar)) for s in signals]
     answers = [s for s, a in given if a]
     right = [s for s in answers if s.right]
     right_normal = [s for s in right if s.view == "normal"]
     precision = len(right) / len(answers) if answers else 1.0
     recall = len(right_normal) / len(normal) if normal else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    ex_refused = [s for s in excluded if not answered_at(s, min_dense, min_lexical)]
-    normal_answered = [s for s in normal if answered_at(s, min_dense, min_lexical)]
-    return {"min_dense": min_dense, "min_lexical": min_lexical, "f1": round(f1, 4), "precision": round(precision, 4),
-            "recall": round(recall, 4),
+    ex_refused = [s for s in excluded if not answered_at(s, bar)]
+    un_refused = [s for s in unanswerable if not answered_at(s, bar)]
+    normal_answered = [s for s in normal if answered_at(s, bar)]
+    with_contain = [s for s in normal if s.must_contain is not None]
+    return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
+            "min_dense_other_language": bar.min_dense_other_language,
+            "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
             "answered_share": round(len(normal_answered) / len(normal), 4) if normal else None,
             "right_of_answered": round(len(right_normal) / len(normal_answered), 4) if normal_answered else None,
-            "refused_when_excluded": round(len(ex_refused) / len(excluded), 4) if excluded else None}
+            "refused_when_excluded": round(len(ex_refused) / len(excluded), 4) if excluded else None,
+            "refused_unanswerable": round(len(un_refused) / len(unanswerable), 4) if unanswerable else None,
+            # e2e: must-contain of answerable questions (a refusal holds none of it)
+            "must_contain": round(sum(bool(s.must_contain) and answered_at(s, bar) for s in with_contain)
+                                  / len(with_contain), 4) if with_contain else None}
+
+
+def by_source(signals: Sequence[Signal], bar: Bar) -> dict[str, dict[str, Any]]:
+    """The point of each source (obliqa, golden, sample, real2…) on its own, and of each kind of the
+    e2e sets' answerable questions (answered share only): where a bar costs what."""
+    out: dict[str, dict[str, Any]] = {name: point([s for s in signals if s.source == name], bar)
+                                      for name in sorted({s.source for s in signals})}
+    kinds = sorted({s.kind for s in signals if s.kind and s.view == "normal"})
+    out["answered_by_kind"] = {k: f"{sum(answered_at(s, bar) for s in group)}/{len(group)}"
+                               for k in kinds for group in [[s for s in signals if s.kind == k and s.view == "normal"]]}
+    return out
 
 
 def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
-          lexical_grid: Iterable[float] = LEXICAL_GRID) -> list[dict[str, Any]]:
-    return [point(signals, d, lx) for lx in lexical_grid for d in dense_grid]
+          lexical_grid: Iterable[float] = LEXICAL_GRID,
+          other_grid: Iterable[float] = (MIN_DENSE_OTHER_LANGUAGE,)) -> list[dict[str, Any]]:
+    others = list(other_grid)
+    return [point(signals, Bar(d, lx, o)) for o in others for lx in lexical_grid for d in dense_grid]
 
 
 def choose(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return max(points, key=lambda p: (p["f1"], p["min_dense"], p["min_lexical"]))
+    return max(points, key=lambda p: (p["f1"], p["min_dense"], p["min_lexical"], p["min_dense_other_language"]))
+
+
+def bar_of(p: dict[str, Any]) -> Bar:
+    return Bar(p["min_dense"], p["min_lexical"], p.get("min_dense_other_language", MIN_DENSE_OTHER_LANGUAGE))
 
 
 def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, title: str) -> None:
@@ -113,7 +173,11 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    other = chosen.get("min_dense_other_language")
+    by_other = sorted((p for p in points if p["min_dense"] == chosen["min_dense"]
+                       and p["min_lexical"] == chosen["min_lexical"]), key=lambda p: p.get("min_dense_other_language", 0))
+    points = [p for p in points if p.get("min_dense_other_language") == other]
+    fig, (left, right, third) = plt.subplots(1, 3, figsize=(17, 4.5))
     for lexical in sorted({p["min_lexical"] for p in points}):
         row = [p for p in points if p["min_lexical"] == lexical]
         label = "lexical off" if lexical > 1 else f"min_lexical {lexical}"
@@ -126,13 +190,24 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     row = sorted((p for p in points if p["min_lexical"] == chosen["min_lexical"]), key=lambda p: p["min_dense"])
     xs = [p["min_dense"] for p in row]
     for key, label in (("answered_share", "answered (of answerable)"), ("right_of_answered", "gold cited (of answered)"),
-                       ("refused_when_excluded", "refused, gold hidden"), ("precision", "precision"),
+                       ("refused_when_excluded", "refused, gold hidden"),
+                       ("refused_unanswerable", "refused, unanswerable on topic"),
+                       ("must_contain", "must-contain (e2e answerable)"), ("precision", "precision"),
                        ("recall", "recall")):
-        right.plot(xs, [p[key] if p[key] is not None else float("nan") for p in row], label=label)
+        right.plot(xs, [p.get(key) if p.get(key) is not None else float("nan") for p in row], label=label)
     right.axvline(chosen["min_dense"], color="grey", linestyle="--")
     right.set(xlabel="min_dense", ylabel="share", ylim=(0, 1.02),
               title=f"at min_lexical {chosen['min_lexical']} (chosen: {chosen['min_dense']})")
     right.legend(fontsize=7)
+    xs = [p.get("min_dense_other_language") for p in by_other]
+    for key, label in (("f1", "F1"), ("answered_share", "answered (of answerable)"),
+                       ("refused_unanswerable", "refused, unanswerable on topic"),
+                       ("refused_when_excluded", "refused, gold hidden")):
+        third.plot(xs, [p.get(key) if p.get(key) is not None else float("nan") for p in by_other], label=label)
+    third.axvline(other if other is not None else float("nan"), color="grey", linestyle="--")
+    third.set(xlabel="min_dense_other_language (source in another language)", ylabel="share", ylim=(0, 1.02),
+              title=f"at min_dense {chosen['min_dense']}, min_lexical {chosen['min_lexical']}")
+    third.legend(fontsize=7)
     fig.suptitle(title)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -140,31 +215,46 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     plt.close(fig)
 
 
+OTHER_GRID = tuple(round(0.78 + 0.01 * i, 2) for i in range(13))  # 0.78 .. 0.90
+
+
+def all_signals(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str, Any]],
+                e2e: Sequence[dict[str, Any]], split: str) -> list[Signal]:
+    signals = [s for r in answering for s in signals_from_answering(r, split)]
+    signals += [s for r in exclusion for s in signals_from_exclusion(r, split)]
+    signals += [s for r in e2e for s in signals_from_e2e(r, split)]
+    return signals
+
+
 def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str, Any]], out_json: Path,
-              out_png: Path, current: tuple[float, float]) -> dict[str, Any]:
-    signals = [s for r in answering for s in signals_from_answering(r)]
-    signals += [s for r in exclusion for s in signals_from_exclusion(r)]
+              out_png: Path, current: tuple[float, ...] | Bar, e2e: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    now = current if isinstance(current, Bar) else Bar(*current)
+    signals = all_signals(answering, exclusion, e2e, "dev")
     if not signals:
         raise ValueError("no dev case with recorded signals: run the evals with --calibration first")
-    points = sweep(signals)
+    points = sweep(signals, other_grid=OTHER_GRID)
     chosen = choose(points)
-    # the test halves, read at the current and the chosen pair only: never looked at to choose
-    held_out = [s for r in answering for s in signals_from_answering(r, "test")]
-    held_out += [s for r in exclusion for s in signals_from_exclusion(r, "test")]
+    bar = bar_of(chosen)
+    # the test halves, read at the current and the chosen values only: never looked at to choose
+    held_out = all_signals(answering, exclusion, e2e, "test")
+    counts: dict[str, int] = {}
+    for s in signals:
+        counts[f"{s.source}_{s.view}"] = counts.get(f"{s.source}_{s.view}", 0) + 1
     result = {
-        "what": "answer/refuse thresholds of the offline model (bot.span_scoring MIN_DENSE, MIN_LEXICAL)",
+        "what": "answer/refuse thresholds of the offline model (bot.span_scoring MIN_DENSE, MIN_LEXICAL, "
+                "MIN_DENSE_OTHER_LANGUAGE)",
         "method": __doc__.split("\n\n", 1)[1].strip(),
-        "dev_signals": {"total": len(signals),
-                        "obliqa_normal": sum(s.source == "obliqa" and s.view == "normal" for s in signals),
-                        "obliqa_excluded": sum(s.source == "obliqa" and s.view == "excluded" for s in signals),
-                        "golden_normal": sum(s.source == "golden" and s.view == "normal" for s in signals),
-                        "golden_excluded": sum(s.source == "golden" and s.view == "excluded" for s in signals)},
-        "inputs": [r.get("command", r.get("benchmark", "")) for r in [*answering, *exclusion]],
-        "current": point(signals, *current),
+        "dev_signals": {"total": len(signals), **dict(sorted(counts.items()))},
+        "inputs": [r.get("command", r.get("benchmark", "")) for r in [*answering, *exclusion, *e2e]],
+        "current": point(signals, now),
         "chosen": chosen,
+        "dev_by_source_at_current": by_source(signals, now),
+        "dev_by_source_at_chosen": by_source(signals, bar),
         "test_cases": len(held_out),
-        "test_at_current": point(held_out, *current) if held_out else None,
-        "test_at_chosen": point(held_out, chosen["min_dense"], chosen["min_lexical"]) if held_out else None,
+        "test_at_current": point(held_out, now) if held_out else None,
+        "test_at_chosen": point(held_out, bar) if held_out else None,
+        "test_by_source_at_current": by_source(held_out, now) if held_out else None,
+        "test_by_source_at_chosen": by_source(held_out, bar) if held_out else None,
         "curve": points,
     }
     out_json.parent.mkdir(parents=True, exist_ok=True)

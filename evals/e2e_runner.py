@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from bot.answer import FinalEvent, StatusEvent, TokenEvent, User
@@ -37,6 +37,9 @@ class RunOptions:
     retrieval_k: int = 10
     judge: Any | None = None  # evals.e2e_judge.Judge when a judge model is configured
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
+    # a calibration run: the list the offline model's observer appends its decisions to (the last
+    # one of each question is kept on its result)
+    decisions: list[Any] | None = None
 
 
 async def seed_history(service: Any, conversation_id: str, q: GoldenQuestion, user: User) -> None:
@@ -116,8 +119,12 @@ async def run_questions(questions: Sequence[GoldenQuestion], service: Asker, ind
         user = User(id=f"eval-{name}", roles=tuple(sent_roles), platform="eval", name=name)
         conversation_id = f"eval-{options.run_id}-{name}-{q.id}"
         await seed_history(service, conversation_id, q, user)
+        if options.decisions is not None:
+            options.decisions.clear()
         run = await ask_once(service, q.question, user, conversation_id)
         result = score_question(q, run, index, roles)
+        if options.decisions:
+            result.decision = asdict(options.decisions[-1])
         result.persona = name
         if searcher is not None and q.answerable:
             result.retrieval_hit, result.retrieval_rank = retrieval_hit(q, searcher, sent_roles, options.retrieval_k)

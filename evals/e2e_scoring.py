@@ -84,6 +84,9 @@ class QuestionResult:
     judge_score: float | None = None
     judge_reason: str | None = None
     error: str | None = None
+    # a calibration run (thresholds at 0): what the offline model's answer/refuse decision was made
+    # from (`bot.offline_model.Decision`), for `evals.calibration` to replay any threshold
+    decision: dict[str, Any] | None = None
 
     @property
     def must_contain_ok(self) -> bool:

@@ -87,6 +87,19 @@ async def open_corpus(settings: Settings, pdf_roots: Sequence[Any] = ()) -> Asyn
         knowledge.close()
 
 
+def calibrating(service: Any, decisions: list[Any]) -> None:
+    """The offline model of `service` with its answer/refuse thresholds at 0, telling `decisions`
+    what each decision was made from: every question without an absent name is answered, and
+    `evals.calibration` replays any threshold from the signals. Other chat models are left alone."""
+    model = getattr(service, "model", None)
+    if model is None or not hasattr(model, "observer"):
+        return
+    model.observer = decisions.append
+    model.min_dense = model.min_lexical = 0.0
+    if hasattr(model, "min_dense_other_language"):
+        model.min_dense_other_language = 0.0
+
+
 async def run_suite(questions: Sequence[GoldenQuestion], contexts: Mapping[str, CorpusContext],
                     repeat: int = 1, options: RunOptions | None = None,
                     progress: Callable[[GoldenQuestion], None] | None = None) -> SuiteRun:
@@ -103,7 +116,9 @@ async def run_suite(questions: Sequence[GoldenQuestion], contexts: Mapping[str, 
                 continue
             run_options = RunOptions(persona=options.persona, roles_override=options.roles_override,
                                      retrieval_k=options.retrieval_k, judge=options.judge,
-                                     run_id=f"{options.run_id}-{attempt}")
+                                     run_id=f"{options.run_id}-{attempt}", decisions=options.decisions)
+            if options.decisions is not None:
+                calibrating(ctx.service, options.decisions)
             if options.persona is not None:
                 restricted = ctx.index.restricted()
                 group = [as_seen_by(q, persona(options.persona).roles, restricted) for q in group]

@@ -173,29 +173,38 @@ async def _exclusion(questions, settings, real_pdfs, err, calibration=False):
 
 
 def eval_calibrate(
-    answering: Annotated[list[Path], typer.Option("--answering", help="`eval answering --calibration --json` report(s)")],
+    answering: Annotated[list[Path] | None, typer.Option(
+        "--answering", help="`eval answering --calibration --json` report(s)")] = None,
     exclusion: Annotated[list[Path] | None, typer.Option("--exclusion", help="`eval exclusion --calibration --json` "
                                                                             "report(s)")] = None,
+    e2e: Annotated[list[Path] | None, typer.Option("--e2e", help="`eval e2e --calibration --json` report(s) "
+                                                               "(golden sets, unanswerable questions included)")] = None,
     out: Annotated[Path, typer.Option("--out", help="where the chosen values and the curve go (.json; the plot "
                                                     "beside it as .png)")] = Path("evals/baselines/calibration_offline.json"),
-    compare: Annotated[str | None, typer.Option("--compare", help="the pair shown as 'current', e.g. 0.83,0.5 "
-                                                                  "(default: the values in bot.span_scoring)")] = None,
+    compare: Annotated[str | None, typer.Option(
+        "--compare", help="the values shown as 'current': min_dense,min_lexical[,min_dense_other_language], "
+                          "e.g. 0.83,0.5 (default: the values in bot.span_scoring)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
-    from bot.span_scoring import MIN_DENSE, MIN_LEXICAL
-    from evals.calibration import calibrate
+    from bot.span_scoring import MIN_DENSE, MIN_DENSE_OTHER_LANGUAGE, MIN_LEXICAL
+    from evals.calibration import Bar, calibrate
 
+    answering, exclusion, e2e = answering or [], exclusion or [], e2e or []
     try:
+        if not (answering or exclusion or e2e):
+            raise ValueError("give at least one --answering, --exclusion or --e2e report")
         reports_a = [json.loads(p.read_text(encoding="utf-8")) for p in answering]
-        reports_e = [json.loads(p.read_text(encoding="utf-8")) for p in exclusion or []]
-        for path, report in zip([*answering, *(exclusion or [])], [*reports_a, *reports_e], strict=True):
+        reports_x = [json.loads(p.read_text(encoding="utf-8")) for p in exclusion]
+        reports_e = [json.loads(p.read_text(encoding="utf-8")) for p in e2e]
+        for path, report in zip([*answering, *exclusion, *e2e], [*reports_a, *reports_x, *reports_e], strict=True):
             if not report.get("calibration_run"):
                 raise ValueError(f"{path} is not a --calibration run (thresholds were not at 0)")
-        current = tuple(float(x) for x in compare.split(",")) if compare else (MIN_DENSE, MIN_LEXICAL)
-        if len(current) != 2:
-            raise ValueError("--compare takes two numbers: min_dense,min_lexical")
-        result = calibrate(reports_a, reports_e, out, out.with_suffix(".png"), current)  # type: ignore[arg-type]
+        values = [float(x) for x in compare.split(",")] if compare else [MIN_DENSE, MIN_LEXICAL]
+        if len(values) not in (2, 3):
+            raise ValueError("--compare takes two or three numbers: min_dense,min_lexical[,min_dense_other_language]")
+        current = Bar(values[0], values[1], values[2] if len(values) == 3 else MIN_DENSE_OTHER_LANGUAGE)
+        result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e)
     except (OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
@@ -207,9 +216,10 @@ def eval_calibrate(
         p = result[name]
         if p is None:
             continue
-        typer.echo(f"{name:>15}: min_dense {p['min_dense']} min_lexical {p['min_lexical']}  F1 {p['f1']}  "
-                   f"answered {p['answered_share']}  right of answered {p['right_of_answered']}  "
-                   f"refused when excluded {p['refused_when_excluded']}")
+        typer.echo(f"{name:>15}: min_dense {p['min_dense']} min_lexical {p['min_lexical']} other-language "
+                   f"{p['min_dense_other_language']}  F1 {p['f1']}  answered {p['answered_share']}  right of "
+                   f"answered {p['right_of_answered']}  refused when excluded {p['refused_when_excluded']}  "
+                   f"refused unanswerable {p['refused_unanswerable']}  must-contain {p['must_contain']}")
     typer.echo(f"written: {out} and {out.with_suffix('.png')}")
 
 

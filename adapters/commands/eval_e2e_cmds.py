@@ -88,6 +88,9 @@ def eval_e2e(
     show_questions: Annotated[bool, typer.Option(
         "--show-questions", help="Also print one row per question: outcome, citation, must-contain, "
                                  "retrieval hit, latency")] = False,
+    calibration: Annotated[bool, typer.Option(
+        "--calibration", help="Thresholds at 0 and each question's decision signals recorded, for "
+                              "`eval calibrate --e2e` (not a baseline: every question is answered)")] = False,
 ) -> None:
     """Ask the golden questions through the assistant and score citations, refusals and guidelines."""
     from rich.console import Console
@@ -111,6 +114,9 @@ def eval_e2e(
             lookup_persona(persona)
         except UnknownPersonaError as exc:
             raise typer.BadParameter(str(exc), param_hint="--persona") from exc
+    if calibration and write_baseline:
+        raise typer.BadParameter("a calibration run answers everything: it is no baseline",
+                                 param_hint="--write-baseline")
     questions = _select(golden, corpus, only, limit, split)
     settings = get_settings()
     err = Console(stderr=True)
@@ -120,12 +126,15 @@ def eval_e2e(
     except BaselineError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
-    suite, skipped = asyncio.run(_run(questions, settings, repeat, persona, real_pdfs, err, real2_pdfs))
+    suite, skipped = asyncio.run(_run(questions, settings, repeat, persona, real_pdfs, err, real2_pdfs,
+                                      calibration))
     summary = suite.summary()
     splits = split_summaries(suite.results, {q.id: q.split for q in questions})
     report = report_object(summary, suite.results, base, suite.flips(), repeat,
                            extra={"skipped": skipped, "persona": persona, "chat_model": settings.chat_model,
-                                  "baseline_file": str(baseline_path), "split_asked": split},
+                                  "baseline_file": str(baseline_path), "split_asked": split,
+                                  "calibration_run": calibration,
+                                  "split_of": {q.id: q.split for q in questions}},
                            splits=splits)
     if as_json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False, default=str) + "\n")
@@ -140,7 +149,7 @@ def eval_e2e(
         err.print(f"baseline written to {baseline_path}")
 
 
-async def _run(questions, settings, repeat, persona, real_pdfs, err, real2_pdfs=None):
+async def _run(questions, settings, repeat, persona, real_pdfs, err, real2_pdfs=None, calibration=False):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from evals.e2e_corpus import prepare_contexts
@@ -153,7 +162,8 @@ async def _run(questions, settings, repeat, persona, real_pdfs, err, real2_pdfs=
                   console=err, transient=True) as progress:
         async with prepare_contexts(settings, corpora, real_pdfs, err, real2_pdfs) as (contexts, skipped):
             task = progress.add_task("asking", total=len([q for q in questions if q.corpus in contexts]) * repeat)
-            options = RunOptions(persona=persona, judge=Judge.from_settings(settings))
+            options = RunOptions(persona=persona, judge=Judge.from_settings(settings),
+                                 decisions=[] if calibration else None)
             suite = await run_suite(questions, contexts, repeat, options,
                                     progress=lambda q: progress.update(task, advance=1, description=q.id))
     return suite, skipped
