@@ -52,6 +52,23 @@ def references(text: str) -> list[SectionReference]:
     return [ref for _, ref in sorted(found, key=lambda item: item[0])]
 
 
+# a message guide's pointer to where a type is defined: 'Datatype: "Frequency6Code" on page 374',
+# '(see "CaseAssignment5" on page 229 for details)'
+_TYPE_POINTER = re.compile(r'(?:datatype|data\s+type|type|see)\s*:?\s*["“](?P<name>[A-Za-z][A-Za-z0-9_.]{2,80})["”]\s+'
+                           r'on\s+page\s+(?P<page>\d{1,4})', re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TypeReference:
+    name: str
+    page: int
+
+
+def type_references(text: str) -> list[TypeReference]:
+    """The type definitions a passage points to by name and page, in order of appearance."""
+    return [TypeReference(m.group("name"), int(m.group("page"))) for m in _TYPE_POINTER.finditer(text)]
+
+
 def asked_section(question: str) -> SectionReference | None:
     """The section the question names, if it names one."""
     refs = references(question)

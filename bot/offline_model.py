@@ -46,16 +46,24 @@ from pydantic import ConfigDict, Field, PrivateAttr
 
 from bot.advice_request import advice_refusal, is_advice_request
 from bot.claims import extract_claims
-from bot.cross_reference import SectionReference, asked_section, references, wants_whole_section
+from bot.cross_reference import (
+    SectionReference,
+    asked_section,
+    references,
+    type_references,
+    wants_whole_section,
+)
 from bot.instruction_spans import document_text_only
 from bot.language import detect_language, language_name
 from bot.place_names import other_forms, rendering_in
+from bot.sentence_stream import SentenceStream
 from bot.span_scoring import (
     MIN_DENSE,
     MIN_DENSE_OTHER_LANGUAGE,
     MIN_LEXICAL,
     Span,
     SpanScorer,
+    asked_fact,
     asks_for_list,
     depends_on_previous,
     is_condition,
@@ -143,6 +151,10 @@ class Decision:
     # span come from the same chunk (the two signals agree on where the answer is)
     best_rank: int | None = None
     agree: bool | None = None
+    # the question asks for an amount/time ("quantity") or a code ("identifier"), and the best
+    # similarity of a span that holds such a fact (None: no span does)
+    asks: str | None = None
+    max_dense_fact: float | None = None
 
 
 @dataclass
@@ -238,6 +250,9 @@ class OfflineRulebookModel(BaseChatModel):
             renamed = _with_place_names(query, language, reading.search_hits)
             if renamed is not None:
                 return Plan(tool=SEARCH, args={"query": renamed})
+            pointer = self._pointer_search(query, language, reading)
+            if pointer is not None:
+                return Plan(tool=SEARCH, args=pointer)
         if SECTION in self.tool_names and len(reading.read) < MAX_SECTION_READS:
             target = self._section_to_read(question, query, reading)
             if target is not None:
@@ -250,6 +265,19 @@ class OfflineRulebookModel(BaseChatModel):
                 return Plan(tool=CATALOG, args={})
             text += _searched(language, _catalog_titles(turn))
         return Plan(text=text)
+
+    def _pointer_search(self, query: str, language: str, reading: Reading) -> dict[str, Any] | None:
+        """A search for the definition a best span points to ('Datatype: "Frequency6Code" on page
+        374') in its own rulebook, when no chunk shown holds it: the definition is the answer."""
+        spans = self._scored(query, language, reading.hits, reading.section_ids)
+        if not spans:
+            return None
+        best = spans[0].score
+        for span in [s for s in spans if s.table is None and s.score >= best - QUOTE_MARGIN][:MAX_QUOTES]:
+            if _is_pointer(span) and _pointed_definition(span, spans) is None:
+                name = type_references(span.text)[0].name
+                return {"query": f"{name} {query}", "rulebook_ids": [span.chunk.rulebook_id]}
+        return None
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
         read = {(rb.casefold(), sec.casefold()) for rb, sec in reading.read}
@@ -320,7 +348,9 @@ class OfflineRulebookModel(BaseChatModel):
                         for d in (s.dense, s.dense_full) if d is not None), default=None)
 
         decision = Decision(query, len(hits), [], best_dense(True), max((s.lexical for s in spans), default=0.0),
-                            False, best_dense(False), *_agreement(spans))
+                            False, best_dense(False), *_agreement(spans), asked_fact(query),
+                            max((d for sp in spans if sp.holds_asked_fact for d in (sp.dense, sp.dense_full)
+                                 if d is not None), default=None))
         decision = replace(decision, answered=decision.max_lexical >= self.min_lexical
                            or (decision.max_dense is not None and decision.max_dense >= self.min_dense)
                            or (decision.max_dense_other_language is not None
@@ -342,6 +372,20 @@ class OfflineRulebookModel(BaseChatModel):
                 (rows if target.table is not None else chosen).append(target)
         if best.table is not None:
             chosen = chosen[:MAX_QUOTES - 1]
+        # a pointer to where a type is defined ('Datatype: "Frequency6Code" on page 374') says nothing
+        # by itself: the definition it points to is quoted instead, when a tool showed it
+        replaced: list[Span] = []
+        for span in chosen:
+            target = _pointed_definition(span, spans) or span
+            if target not in replaced:
+                replaced.append(target)
+        chosen = replaced
+        listing = asks_for_list(question)
+        if listing and chosen and best.table is None:
+            # "list all …": a list laid out as a table right after the best sentence is the list
+            table = _table_after(chosen[0], spans)
+            if table is not None and table not in rows:
+                rows.insert(0, table)
         if chosen and not rows and not any(s.holds_asked_fact for s in chosen):
             # the question asks for an amount, a time or a code: make sure one is quoted
             fact = next((s for s in spans if s.holds_asked_fact and s.table is None
@@ -353,9 +397,8 @@ class OfflineRulebookModel(BaseChatModel):
             # 5.1"): the question often starts from it, so it is cited beside what it points to
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
                 chosen.append(source)
-        chosen = _with_neighbours(chosen, spans, listing=asks_for_list(question))
-        return self._write(language, chosen, rows, spans, table_first=best.table is not None,
-                           listing=asks_for_list(question))
+        chosen = _with_neighbours(chosen, spans, listing=listing and not rows)
+        return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing)
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""
@@ -556,6 +599,67 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
     return out
 
 
+MAX_TABLE_GAP = 300  # characters between a sentence and the table it introduces
+_NUMBERED_HEADING = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+[A-Z]")
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _offset(span: Span) -> int:
+    """Where the span starts in its chunk's text (whitespace folded); -1 when it cannot be found."""
+    return _flat(span.chunk.text).find(_flat(span.text)[:60])
+
+
+def _is_pointer(span: Span) -> bool:
+    """A span that only points to a type's definition ('Datatype: "Max35Text" on page 115')."""
+    if span.table is not None or not type_references(span.text):
+        return False
+    rest = re.sub(r'(?:datatype|data\s+type|type|see)\s*:?\s*["“][^"”]+["”]\s+on\s+page\s+\d+', " ", span.text,
+                  flags=re.IGNORECASE)
+    return len(re.findall(r"[^\W\d_]{3,}", rest)) <= 3
+
+
+def _pointed_definition(span: Span, spans: Sequence[Span]) -> Span | None:
+    """For a pointer span, the first sentence under the heading of the type it names, in a chunk
+    of the same rulebook that a tool showed ("19.2.3.42 InvestigationRejection1Code" / "Definition:
+    Specifies the reason for rejecting an investigation case."); None when none was shown."""
+    if not _is_pointer(span):
+        return None
+    for ref in type_references(span.text):
+        heading = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+" + re.escape(ref.name) + r"(?![\w])")
+        for candidate in spans:
+            if candidate.table is not None or candidate.chunk.rulebook_id != span.chunk.rulebook_id:
+                continue
+            m = heading.search(_flat(candidate.chunk.text))
+            if m is None:
+                continue
+            after = sorted((o, s.position, s) for s in spans if s.chunk.chunk_id == candidate.chunk.chunk_id
+                           and s.table is None and (o := _offset(s)) >= m.start())
+            if after and not _is_pointer(after[0][2]):
+                return after[0][2]
+    return None
+
+
+def _table_after(span: Span, spans: Sequence[Span]) -> Span | None:
+    """A row span of the table that directly follows `span` in its chunk (no heading between)."""
+    text = _flat(span.chunk.text)
+    start = _offset(span)
+    if start < 0:
+        return None
+    end = start + len(_flat(span.text))
+    found: list[tuple[int, int]] = []
+    for index, table in enumerate(span.chunk.tables_csv):
+        at = text.find(_flat(table)[:80], max(0, end - 5))
+        if at >= 0 and at - end <= MAX_TABLE_GAP and not _NUMBERED_HEADING.search(text[end:at]):
+            found.append((at, index))
+    if not found:
+        return None
+    index = min(found)[1]
+    return next((s for s in spans if s.chunk.chunk_id == span.chunk.chunk_id and s.table == index), None)
+
+
 def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:
     """(rank of the best span's chunk, whether the densest and the lexically best span share a chunk)."""
     if not spans:
@@ -611,7 +715,14 @@ def _md_row(cells: list[str]) -> str:
 
 
 def _cited(sentence: str, handle: str) -> str:
-    """"Refrigerators are accepted." -> "Refrigerators are accepted [S3]." (the stop after the handle)."""
+    """"Refrigerators are accepted." -> "Refrigerators are accepted [S3]." (the stop after the handle).
+    A span of several sentences (a field record: "… Definition: Start date. Datatype: …") cites
+    each of them: the citation gate checks every sentence on its own."""
+    stream = SentenceStream()
+    units = [" ".join(u.split()) for u in [*stream.feed(sentence), *stream.flush()]]
+    units = [u for u in units if u]
+    if len(units) > 1:
+        return " ".join(_cited(u, handle) for u in units)
     stripped = sentence.rstrip()
     if stripped.endswith((".", "!", "?")) and not stripped.endswith(".."):
         return f"{stripped[:-1]} [{handle}]{stripped[-1]}"

@@ -87,6 +87,15 @@ _TERMINAL = re.compile(r"[.!?:;…][\"'”’»)\]]*$")
 MIN_JOIN_CHARS = 60
 MAX_LIST_ITEMS = 8  # a lead-in ending in ":" and its short list items are one span: the list is the answer
 MAX_LIST_ITEM_CHARS = 100
+# A field record: a numbered heading naming one element, then its "Label: value" lines ("10.1.9.1.1
+# EnrolmentStartDate <EnrlmntStartDt>" / "Presence: [0..1]" / "Definition: …" / "Datatype: …"), as
+# message definition reports and technical specifications lay out every element. The record is
+# one span, so the element's name travels with its definition, multiplicity and type.
+_FIELD_LINE = re.compile(r"^[A-Z][A-Za-z]+(?: [A-Za-z]+){0,2}:\s+\S")
+_RECORD_HEADING = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+(?P<name>\S.{0,118})$")
+MIN_RECORD_FIELDS = 2
+MAX_RECORD_CHARS = 700
+RECORD = "\u2063"  # marks a record block in `prose` (an invisible separator the PDF text never holds)
 
 
 @dataclass
@@ -160,9 +169,24 @@ def _short_list_after(blocks: list[str], index: int) -> list[str]:
     return items
 
 
+def _record_fields(blocks: list[str], index: int) -> list[str]:
+    """The "Label: value" blocks after a numbered heading, when there are enough of them to make a
+    field record (see `_FIELD_LINE`) and the record stays short; else none."""
+    if not _RECORD_HEADING.match(blocks[index]) or _ends_sentence(blocks[index]):
+        return []
+    fields: list[str] = []
+    for block in blocks[index + 1:]:
+        if not _FIELD_LINE.match(block) or _RECORD_HEADING.match(block):
+            break
+        fields.append(block)
+    size = len(blocks[index]) + sum(len(f) + 1 for f in fields)
+    return fields if len(fields) >= MIN_RECORD_FIELDS and size <= MAX_RECORD_CHARS else []
+
+
 def prose(chunk: ChunkPayload) -> str:
     """The chunk's text without its tables, one paragraph a line pair, broken sentences joined, and
-    a lead-in ending in ":" joined with the short list items that follow it."""
+    a lead-in ending in ":" joined with the short list items that follow it, and a field record
+    (heading + "Label: value" lines) as one block, without the heading's number, marked `RECORD`."""
     text = chunk.text
     for table in chunk.tables_csv:
         text = text.replace(table, " ").replace(table.strip(), " ")
@@ -172,6 +196,13 @@ def prose(chunk: ChunkPayload) -> str:
     i = 0
     while i < len(blocks):
         block = blocks[i]
+        fields = _record_fields(blocks, i)
+        if fields:
+            heading = _RECORD_HEADING.match(block)
+            assert heading is not None
+            joined.append(RECORD + " ".join([heading.group("name"), *fields]))
+            i += 1 + len(fields)
+            continue
         items = _short_list_after(blocks, i)
         if items:
             joined.append(" ".join([block, *items]))
@@ -214,12 +245,16 @@ def is_heading(sentence: str, chunk: ChunkPayload) -> bool:
 
 def chunk_spans(handle: str, chunk: ChunkPayload, rank: int) -> list[Span]:
     spans: list[Span] = []
-    stream = SentenceStream()
-    for unit in [*stream.feed(prose(chunk)), *stream.flush()]:
-        sentence = " ".join(unit.split())
-        if (len(sentence) >= 12 and re.search(r"[^\W\d_]{3}", sentence) and "|" not in sentence
-                and not is_heading(sentence, chunk)):
-            spans.append(Span(handle, chunk, rank, sentence, position=len(spans)))
+    for block in prose(chunk).split("\n\n"):
+        if block.startswith(RECORD):
+            spans.append(Span(handle, chunk, rank, " ".join(block[1:].split()), position=len(spans)))
+            continue
+        stream = SentenceStream()
+        for unit in [*stream.feed(block), *stream.flush()]:
+            sentence = " ".join(unit.split())
+            if (len(sentence) >= 12 and re.search(r"[^\W\d_]{3}", sentence) and "|" not in sentence
+                    and not is_heading(sentence, chunk)):
+                spans.append(Span(handle, chunk, rank, sentence, position=len(spans)))
     for index, table in enumerate(chunk.tables_csv):
         header, rows = parse_table(table)
         for row in rows:
@@ -279,7 +314,10 @@ _ASKS_FOR_LIST = re.compile(
     r"\bwhat\s+are\s+(all\s+)?the\s+(\w+\s+){0,3}(types|kinds|conditions|requirements|reasons|elements|fields|"
     r"steps|criteria|categories|codes|obligations|items|components|disclosures|information|documents|cases)\b|"
     r"\b(noem|geef)\s+alle\b|\bwelke\s+\w+\s+zijn\s+er\b|\b(quels|quelles)\s+sont\s+(tous\s+|toutes\s+)?les\b|"
-    r"\bliste[rz]?\b|\bwelche\s+\w+\s+gibt\s+es\b|\balle\s+\w+\s+(auf|nennen)\b", re.IGNORECASE)
+    r"\bliste[rz]?\b|\bwelche\s+\w+\s+gibt\s+es\b|\balle\s+\w+\s+(auf|nennen)\b|"
+    # "which status codes can …", "what frequency codes does … offer": a plural of values asks for them all
+    r"\b(what|which)\s+(\w+\s+){0,3}(codes|values|types|kinds|methods|options|statuses|ranges)\s+"
+    r"(are|can|does|do|may|must|is|exist)\b", re.IGNORECASE)
 _DEPENDENT_OPENING = re.compile(
     r"^\W{0,3}(this|these|those|such|it|they|in\s+(this|that|such\s+a)\s+case|in\s+that\s+event|however|otherwise|"
     r"if\s+so|the\s+same|accordingly|dit|deze|die|in\s+dat\s+geval|echter|ce|cette|ces|dans\s+ce\s+cas|"

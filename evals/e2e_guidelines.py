@@ -94,11 +94,18 @@ def detect_violations(answer_text: str, cited_spans: Sequence[str], checks: Sequ
     return hits
 
 
+def _round_brackets(text: str) -> str:
+    return text.replace("[", "(").replace("]", ")")
+
+
 def must_contain_hits(answer_text: str, must_contain: Sequence[str | Sequence[str]]) -> list[bool]:
-    """One flag per entry: the string (or any string of an inner list) is in the answer."""
-    text = strip_markers(answer_text)
+    """One flag per entry: the string (or any string of an inner list) is in the answer. Square and
+    round brackets count as one: the citation gate releases a source's own square brackets
+    ("[0..10]", "[A-Z]{2,2}") in round ones so that they never read as citations
+    (`bot.citation_gate`), and the golden strings are copied from the PDF."""
+    text = _round_brackets(strip_markers(answer_text))
     flags = []
     for entry in must_contain:
         options = [entry] if isinstance(entry, str) else list(entry)
-        flags.append(any(contains(text, option) for option in options))
+        flags.append(any(contains(text, _round_brackets(option)) for option in options))
     return flags

@@ -104,3 +104,30 @@ def test_summarise_counts_answers_elsewhere_apart():
     assert dev["answered_share"] == 0.5 and dev["gold_cited_of_answered"] == 1.0
     assert dev["refused_when_excluded"] == 0.5 and dev["refused_when_excluded_not_counting_elsewhere"] == 1.0
     assert dev["also_answered_elsewhere"] == 1
+
+
+def test_e2e_reports_add_unanswerable_questions_and_the_other_language_bar(tmp_path):
+    from evals.calibration import Bar, signals_from_e2e
+
+    def question(qid, answerable, dense, lexical, other=None, cited=True, kind="fact"):
+        return {"id": qid, "corpus": "real2", "answerable": answerable, "outcome": "answered", "kind": kind,
+                "expected_cited": cited if answerable else None, "must_contain_ok": cited,
+                "decision": {"max_dense": dense, "max_lexical": lexical, "absent": [], "hits": 5,
+                             "max_dense_other_language": other}}
+
+    report = {"calibration_run": True,
+              "split_of": {"a": "dev", "b": "dev", "c": "dev", "d": "test"},
+              "questions": [question("a", True, 0.90, 0.2), question("b", False, 0.86, 0.2),
+                            question("c", True, None, 0.0, other=0.84, kind="cross_language"),
+                            question("d", True, 0.99, 0.9),
+                            {"id": "e", "corpus": "real2", "answerable": True, "outcome": "refused"}]}
+    dev = signals_from_e2e(report)
+    assert [s.view for s in dev] == ["normal", "unanswerable", "normal"]  # test and undecided left out
+    strict, loose = point(dev, Bar(0.88, 1.01, 0.85)), point(dev, Bar(0.85, 1.01, 0.83))
+    assert strict["refused_unanswerable"] == 1.0 and strict["answered_share"] == 0.5
+    assert loose["refused_unanswerable"] == 0.0 and loose["answered_share"] == 1.0
+    result = calibrate([], [], tmp_path / "cal.json", tmp_path / "cal.png", (0.83, 0.5), e2e=[report])
+    assert result["dev_signals"]["total"] == 3 and result["test_cases"] == 1
+    assert result["dev_by_source_at_chosen"]["answered_by_kind"]["cross_language"] in ("0/1", "1/1")
+    chosen = result["chosen"]
+    assert chosen["refused_unanswerable"] == 1.0 and chosen["answered_share"] == 1.0  # a bar that has both
