@@ -56,6 +56,7 @@ from bot.cross_reference import (
 from bot.instruction_spans import document_text_only
 from bot.language import detect_language, language_name
 from bot.place_names import other_forms, rendering_in
+from bot.refusal import mentioned
 from bot.sentence_stream import SentenceStream
 from bot.span_scoring import (
     MIN_DENSE,
@@ -250,7 +251,7 @@ class OfflineRulebookModel(BaseChatModel):
             renamed = _with_place_names(query, language, reading.search_hits)
             if renamed is not None:
                 return Plan(tool=SEARCH, args={"query": renamed})
-            pointer = self._pointer_search(query, language, reading)
+            pointer = self._pointer_search(query, language, reading, listing=asks_for_list(question))
             if pointer is not None:
                 return Plan(tool=SEARCH, args=pointer)
         if SECTION in self.tool_names and len(reading.read) < MAX_SECTION_READS:
@@ -266,15 +267,18 @@ class OfflineRulebookModel(BaseChatModel):
             text += _searched(language, _catalog_titles(turn))
         return Plan(text=text)
 
-    def _pointer_search(self, query: str, language: str, reading: Reading) -> dict[str, Any] | None:
+    def _pointer_search(self, query: str, language: str, reading: Reading, listing: bool = False
+                        ) -> dict[str, Any] | None:
         """A search for the definition a best span points to ('Datatype: "Frequency6Code" on page
-        374') in its own rulebook, when no chunk shown holds it: the definition is the answer."""
+        374') in its own rulebook, when no chunk shown holds it: the definition is the answer (for a
+        "list all" question, the code list of any type a best span names)."""
         spans = self._scored(query, language, reading.hits, reading.section_ids)
         if not spans:
             return None
         best = spans[0].score
         for span in [s for s in spans if s.table is None and s.score >= best - QUOTE_MARGIN][:MAX_QUOTES]:
-            if _is_pointer(span) and _pointed_definition(span, spans) is None:
+            if (_is_pointer(span) or (listing and type_references(span.text))) \
+                    and _pointed_definition(span, spans, pointer_only=False) is None:
                 name = type_references(span.text)[0].name
                 return {"query": f"{name} {query}", "rulebook_ids": [span.chunk.rulebook_id]}
         return None
@@ -332,7 +336,7 @@ class OfflineRulebookModel(BaseChatModel):
         absent: list[str] = []
         renderings: list[str] = []
         for term in dict.fromkeys([*claims.names, *claims.identifiers]):
-            if re.search(r"(?<!\w)" + re.escape(fold_accents(term).casefold()) + r"(?!\w)", folded):
+            if mentioned(term, folded, query):
                 continue
             rendering = rendering_in(term, folded) if term in claims.names else None
             if rendering is not None:
@@ -382,8 +386,14 @@ class OfflineRulebookModel(BaseChatModel):
         chosen = replaced
         listing = asks_for_list(question)
         if listing and chosen and best.table is None:
-            # "list all …": a list laid out as a table right after the best sentence is the list
+            # "list all …": a list laid out as a table right after the best sentence is the list, or
+            # the code list of the type the best sentence names ('Datatype: "X" on page N')
             table = _table_after(chosen[0], spans)
+            definition = None if table is not None else _pointed_definition(chosen[0], spans, pointer_only=False)
+            if definition is not None:
+                table = _table_after(definition, spans)
+                if table is not None and definition not in chosen:
+                    chosen.insert(1, definition)
             if table is not None and table not in rows:
                 rows.insert(0, table)
         if chosen and not rows and not any(s.holds_asked_fact for s in chosen):
@@ -621,11 +631,12 @@ def _is_pointer(span: Span) -> bool:
     return len(re.findall(r"[^\W\d_]{3,}", rest)) <= 3
 
 
-def _pointed_definition(span: Span, spans: Sequence[Span]) -> Span | None:
-    """For a pointer span, the first sentence under the heading of the type it names, in a chunk
-    of the same rulebook that a tool showed ("19.2.3.42 InvestigationRejection1Code" / "Definition:
-    Specifies the reason for rejecting an investigation case."); None when none was shown."""
-    if not _is_pointer(span):
+def _pointed_definition(span: Span, spans: Sequence[Span], pointer_only: bool = True) -> Span | None:
+    """For a pointer span (or, with `pointer_only` False, any span naming a type by page), the first
+    sentence under the heading of the type it names, in a chunk of the same rulebook that a tool
+    showed ("19.2.3.42 InvestigationRejection1Code" / "Definition: Specifies the reason for
+    rejecting an investigation case."); None when none was shown."""
+    if span.table is not None or (pointer_only and not _is_pointer(span)):
         return None
     for ref in type_references(span.text):
         heading = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+" + re.escape(ref.name) + r"(?![\w])")
@@ -670,10 +681,12 @@ def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:
 
 
 def _distinct_tables(rows: list[Span]) -> list[Span]:
-    """The best row of each table the rows come from, best table first."""
-    seen: dict[tuple[str, int | None], Span] = {}
+    """The best row of each table the rows come from, best table first; a table two chunks both
+    hold (a page's table repeated where chunks meet) counts once."""
+    seen: dict[str, Span] = {}
     for row in rows:
-        seen.setdefault((row.chunk.chunk_id, row.table), row)
+        table = row.chunk.tables_csv[row.table or 0] if row.chunk.tables_csv else row.chunk.chunk_id
+        seen.setdefault(" ".join(table.split()), row)
     return list(seen.values())
 
 

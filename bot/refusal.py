@@ -57,12 +57,37 @@ def _rulebooks(rulebook_ids: Sequence[str], language: str) -> str:
     return ", ".join(named)
 
 
+def mentioned(term: str, folded: str, question: str = "") -> bool:
+    """Does the folded text (accents folded, case-folded) mention a name or identifier of the
+    question? As a word, or as a word with a number run on ("ISO" in "ISO20022"), or run together
+    with the next or previous word of the question ("ABN AMRO" written "ABNAMRO"), or — for a
+    hyphenated compound ("SEPA-overboekingsbestand") — by its capitalised parts."""
+    key = fold_accents(term).casefold()
+    after = r"(?!\w)" if key[-1:].isdigit() else r"(?![^\W\d_])"  # "PS-17" is not in "PS-170"
+    if re.search(r"(?<!\w)" + re.escape(key) + after, folded):
+        return True
+    words = re.findall(r"[\w\-]+", fold_accents(question).casefold())
+    for i, word in enumerate(words):
+        if word != key:
+            continue
+        for joined in ([words[i - 1] + word] if i else []) + ([word + words[i + 1]] if i + 1 < len(words) else []):
+            if re.search(r"(?<!\w)" + re.escape(joined) + r"(?!\w)", folded):
+                return True
+    pieces = term.split("-")
+    parts = [p for p in pieces if p[:1].isupper()]
+    common = [p for p in pieces if p not in parts]
+    # "SEPA-overboekingsbestand": a name joined to a common word; never a code such as "PS-17"
+    if parts and common and all(p.isalpha() and p.islower() and len(p) >= 4 for p in common):
+        return all(mentioned(p, folded) for p in parts)
+    return False
+
+
 def _absent_terms(question: str, language: str, shown: Sequence[ChunkPayload]) -> list[str]:
     claims = extract_claims(question, language)
     folded = fold_accents(" ".join(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}"
                                    for c in shown)).casefold()
     return [term for term in dict.fromkeys([*claims.names, *claims.identifiers])
-            if not re.search(r"(?<!\w)" + re.escape(fold_accents(term).casefold()) + r"(?!\w)", folded)]
+            if not mentioned(term, folded, question)]
 
 
 def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload] = (),

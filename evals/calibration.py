@@ -81,10 +81,11 @@ def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[S
     return out
 
 
-def signals_from_exclusion(report: dict[str, Any], split: str = "dev") -> list[Signal]:
+def signals_from_exclusion(report: dict[str, Any], split: str = "dev",
+                           views: Sequence[str] = ("normal", "excluded")) -> list[Signal]:
     out = []
     for c in report.get("cases", []):
-        if c["split"] != split or c.get("decision") is None:
+        if c["split"] != split or c.get("decision") is None or c.get("view", "excluded") not in views:
             continue
         d = c["decision"]
         view = c.get("view", "excluded")
@@ -221,7 +222,10 @@ OTHER_GRID = tuple(round(0.78 + 0.01 * i, 2) for i in range(13))  # 0.78 .. 0.90
 def all_signals(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str, Any]],
                 e2e: Sequence[dict[str, Any]], split: str) -> list[Signal]:
     signals = [s for r in answering for s in signals_from_answering(r, split)]
-    signals += [s for r in exclusion for s in signals_from_exclusion(r, split)]
+    # with e2e reports, the questions asked as is come from them (unanswerable ones too): an exclusion
+    # report's own normal view would count the same golden questions twice
+    views = ("excluded",) if e2e else ("normal", "excluded")
+    signals += [s for r in exclusion for s in signals_from_exclusion(r, split, views)]
     signals += [s for r in e2e for s in signals_from_e2e(r, split)]
     return signals
 

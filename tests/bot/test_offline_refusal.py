@@ -28,3 +28,13 @@ async def test_the_observer_sees_each_answer_or_refuse_decision(make_service, kn
     seen.clear()
     answer = final_of(await collect(make_service(model=model), "What does Visa charge for a refund?")).answer
     assert answer.outcome == "refused" and seen[0].absent == ["Visa"] and not seen[0].answered
+
+
+def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with_its_number():
+    from bot.refusal import mentioned
+
+    assert mentioned("AMRO", "the abnamro additions to the guidelines", "Does ABN AMRO accept it?")
+    assert mentioned("ISO", "iso20022 message definitions")
+    assert mentioned("SEPA-overboekingsbestand", "a sepa credit transfer file", "in een SEPA-overboekingsbestand")
+    assert not mentioned("PS-17", "rulebooks ps-1 and ps-170")
+    assert not mentioned("Visa", "mastercard and maestro rules", "What does Visa charge?")

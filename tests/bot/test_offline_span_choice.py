@@ -64,3 +64,52 @@ def test_question_types():
     assert depends_on_previous("This period starts on the debit date.")
     assert not depends_on_previous("The period starts on the debit date.")
     assert is_condition("If the payer objects, the claim is void.") and not is_condition("The payer objects.")
+
+
+GUIDE = ("10.1.9.1 CreditorServiceEnrolment1\n\nDefinition: Specifies the service details for the creditor enrolment.\n\n"
+         "10.1.9.1.1 EnrolmentStartDate <EnrlmntStartDt>\n\nPresence: [0..1]\n\n"
+         "Definition: Start date when the creditor enrolment becomes effective.\n\n"
+         "Datatype: \"ISODate\" on page 9\n\n"
+         "10.1.9.1.2 RejectionReason <RjctnRsn>\n\nPresence: [1..1]\n\n"
+         "Definition: Reason for the rejection of a case assignment, in a coded form.\n\n"
+         "Datatype: \"InvestigationRejection1Code\" on page 4\n\n")
+CODES = ("CodeName,Name,Definition\nNFND,UnderlyingPaymentNotFound,Underlying instruction can not be found.\n"
+         "NAUT,NotAuthorisedToInvestigate,Case assignee is not allowed to investigate.\n"
+         "UKNW,UnknownCase,Case has never been assigned before.\n")
+CODE_SET = ("19.2.3.42 InvestigationRejection1Code\n\n"
+            "Definition: Specifies the reason for rejecting an investigation case.\n\n" + CODES)
+
+
+def test_a_field_record_is_one_span_with_its_element_name():
+    from bot.span_scoring import chunk_spans
+
+    texts = [s.text for s in chunk_spans("S1", chunk(GUIDE), 0) if s.table is None]
+    assert "EnrolmentStartDate <EnrlmntStartDt> Presence: [0..1] Definition: Start date when the creditor " \
+           "enrolment becomes effective. Datatype: \"ISODate\" on page 9" in texts, texts
+    assert "Definition: Specifies the service details for the creditor enrolment." in texts  # one field: no record
+    text = OfflineRulebookModel(min_lexical=0.25).compose("What is the EnrolmentStartDate?", "en", [("S1", chunk(GUIDE))])
+    assert "Start date when the creditor enrolment becomes effective [S1]." in text, text
+    assert "Datatype: \"ISODate\" on page 9 [S1]" in text  # each sentence of a record carries the citation
+
+
+def test_a_type_pointer_is_answered_by_the_definition_and_the_code_list_it_points_to():
+    hits = [("S1", chunk(GUIDE)), ("S2", chunk(CODE_SET, [CODES], index=1))]
+    model = OfflineRulebookModel(min_lexical=0.2)
+    text = model.compose("List all the rejection reason codes of a RejectionReason.", "en", hits)
+    for code in ("NFND", "NAUT", "UKNW"):
+        assert f"| {code} |" in text, text
+    from bot.offline_model import Reading
+
+    alone = Reading(hits=hits[:1], search_hits=hits[:1], section_ids=set(), read=[])
+    search = model._pointer_search("What reason codes can a RejectionReason have?", "en", alone, listing=True)
+    assert search == {"query": "InvestigationRejection1Code What reason codes can a RejectionReason have?",
+                      "rulebook_ids": ["GUIDE-1"]}
+    shown = Reading(hits=hits, search_hits=hits, section_ids=set(), read=[])
+    assert model._pointer_search("What reason codes can a RejectionReason have?", "en", shown, listing=True) is None
+    assert model._pointer_search("What reason codes can a RejectionReason have?", "en", alone) is None  # not a pointer
+
+
+def test_question_types_plural_values():
+    assert asks_for_list("What frequency codes does Frequency6Code offer?")
+    assert asks_for_list("Which status codes can a service request have?")
+    assert not asks_for_list("Which code means that the account is closed?")
