@@ -60,6 +60,7 @@ from bot.refusal import mentioned
 from bot.sentence_stream import SentenceStream
 from bot.span_scoring import (
     MIN_DENSE,
+    MIN_DENSE_DISAGREE,
     MIN_DENSE_OTHER_LANGUAGE,
     MIN_LEXICAL,
     Span,
@@ -181,6 +182,7 @@ class OfflineRulebookModel(BaseChatModel):
     min_dense: float = MIN_DENSE
     min_lexical: float = MIN_LEXICAL
     min_dense_other_language: float = MIN_DENSE_OTHER_LANGUAGE
+    min_dense_disagree: float | None = MIN_DENSE_DISAGREE
     tool_names: tuple[str, ...] = ()
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
 
@@ -355,10 +357,7 @@ class OfflineRulebookModel(BaseChatModel):
                             False, best_dense(False), *_agreement(spans), asked_fact(query),
                             max((d for sp in spans if sp.holds_asked_fact for d in (sp.dense, sp.dense_full)
                                  if d is not None), default=None))
-        decision = replace(decision, answered=decision.max_lexical >= self.min_lexical
-                           or (decision.max_dense is not None and decision.max_dense >= self.min_dense)
-                           or (decision.max_dense_other_language is not None
-                               and decision.max_dense_other_language >= self.min_dense_other_language))
+        decision = replace(decision, answered=self.answers(decision))
         self._observe(decision)
         if not decision.answered:
             return refusal
@@ -409,6 +408,24 @@ class OfflineRulebookModel(BaseChatModel):
                 chosen.append(source)
         chosen = _with_neighbours(chosen, spans, listing=listing and not rows)
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing)
+
+    def answers(self, decision: Decision) -> bool:
+        """The answer/refuse rule at this model's bars: the best span is close enough in words or in
+        meaning (a higher dense bar when the densest and the lexically best span disagree on the
+        chunk), or a span in another language is close enough in meaning."""
+        dense_bar = self.min_dense
+        if decision.agree is False and self.min_dense_disagree is not None:
+            dense_bar = max(self.min_dense, self.min_dense_disagree)
+        return (decision.max_lexical >= self.min_lexical
+                or (decision.max_dense is not None and decision.max_dense >= dense_bar)
+                or (decision.max_dense_other_language is not None
+                    and decision.max_dense_other_language >= self.min_dense_other_language))
+
+    def answer_everything(self) -> None:
+        """Every bar at 0 (evals only): each question without an absent name is answered, and the
+        calibration sweep replays any bar from the recorded `Decision`s."""
+        self.min_dense = self.min_lexical = self.min_dense_other_language = 0.0
+        self.min_dense_disagree = None
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""

@@ -266,7 +266,7 @@ def run(settings: Any, chunks: list[Any], questions: Sequence[Question], collect
     started = time.perf_counter()
     bench = ObliqaAnswering(settings, with_document_roles(chunks), collection).open(index_progress)
     if calibration and hasattr(bench.model, "min_dense"):
-        bench.model.min_dense = bench.model.min_lexical = bench.model.min_dense_other_language = 0.0
+        bench.model.answer_everything()
     thresholds = ({"min_dense": bench.model.min_dense, "min_lexical": bench.model.min_lexical}
                   if hasattr(bench.model, "min_dense") else None)
     try:

@@ -1,22 +1,27 @@
 """Calibrate the offline model's answer/refuse decision by a sweep on dev questions only.
 
-Input: reports of `rulebook eval answering --calibration` (ObliQA, normal and exclusion views) and
-`rulebook eval exclusion --calibration` (golden sets, expected rulebooks hidden), run with the
-model's thresholds at 0 so that every question without an absent name was answered and its
-signals recorded (`bot.offline_model.Decision`: best span's dense similarity, best span's share of
-the question's content terms). A threshold pair (min_dense, min_lexical) is then replayed exactly:
-a question is answered when max_lexical >= min_lexical or max_dense >= min_dense (and nothing the
-question names is absent); what an answered question cites does not depend on the thresholds.
+Input: reports of `rulebook eval answering --calibration` (ObliQA, normal and exclusion views),
+`rulebook eval exclusion --calibration` (golden sets, expected rulebooks hidden) and `rulebook eval
+e2e --calibration` (the golden sets as asked: paraphrases, cross-language questions and the
+unanswerable-but-on-topic ones among them), run with the model's thresholds at 0 so that every
+question without an absent name was answered and its signals recorded (`bot.offline_model.Decision`:
+best span's dense similarity in the question's language and in another language, best span's share
+of the question's content terms). A setting (min_dense, min_lexical, min_dense_other_language) is
+then replayed exactly: a question is answered when max_lexical >= min_lexical or max_dense >=
+min_dense or max_dense_other_language >= min_dense_other_language (and nothing the question names
+is absent); what an answered question cites does not depend on the thresholds.
 
-Per pair, over dev questions only:
+Per setting, over dev questions only:
 - answered share of answerable questions (normal view);
-- precision: of all answers given (normal and exclusion views), the share that is right — the
-  normal-view answer cites a gold passage; an exclusion-view answer is wrong unless it is listed
-  as answered elsewhere (its cited passage repeats a gold passage);
+- precision: of all answers given (normal, exclusion and unanswerable views), the share that is
+  right — the normal-view answer cites a gold passage / an expected page; an exclusion-view answer
+  is wrong unless it is listed as answered elsewhere (its cited passage repeats a gold passage);
+  any answer to an unanswerable question is wrong;
 - recall: right answers / answerable questions; F1 of the two;
-- refused share in the exclusion view.
-The chosen pair maximises F1 (ties: the higher min_dense, i.e. the more cautious); the curve is
-plotted with matplotlib and written beside the numbers it comes from.
+- refused share in the exclusion view and of the unanswerable questions; must-contain (e2e).
+The chosen setting maximises F1 (ties: the higher bars, i.e. the more cautious); the curve is
+plotted with matplotlib and written beside the numbers it comes from, with each source's and
+each question kind's figures at the current and the chosen setting.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-DENSE_GRID = tuple(round(0.70 + 0.005 * i, 3) for i in range(51))  # 0.70 .. 0.95
+DENSE_GRID = tuple(round(0.80 + 0.005 * i, 3) for i in range(31))  # 0.80 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
 ELSEWHERE_OVERLAP = 0.6
 MIN_DENSE_OTHER_LANGUAGE = 0.83  # as bot.span_scoring: not swept (too few cross-language dev cases)
@@ -42,6 +47,12 @@ class Bar:
     min_dense: float
     min_lexical: float
     min_dense_other_language: float = MIN_DENSE_OTHER_LANGUAGE
+    min_dense_disagree: float | None = None  # the dense bar when the signals disagree (None: min_dense)
+
+    def dense_bar(self, agree: bool | None) -> float:
+        if agree is False and self.min_dense_disagree is not None:
+            return max(self.min_dense, self.min_dense_disagree)
+        return self.min_dense
 
 
 @dataclass(frozen=True)
@@ -58,13 +69,14 @@ class Signal:
     max_dense_other_language: float | None = None
     kind: str = ""  # the golden question's kind (paraphrase, cross_language, …), when known
     must_contain: bool | None = None  # e2e: the answer holds every must-contain string
+    agree: bool | None = None  # the densest and the lexically best span share a chunk (None: not recorded)
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
     bar = min_dense if isinstance(min_dense, Bar) else Bar(min_dense, float(min_lexical or 0.0))
     if s.blocked_names or not s.answered:
         return False
-    return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.min_dense)
+    return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.dense_bar(s.agree))
             or (s.max_dense_other_language is not None
                 and s.max_dense_other_language >= bar.min_dense_other_language))
 
@@ -77,7 +89,8 @@ def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[S
         d = c["decision"]
         right = c["gold_cited"] if c["view"] == "normal" else c.get("elsewhere", 0.0) >= ELSEWHERE_OVERLAP
         out.append(Signal("obliqa", c["view"], d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
-                          c["outcome"] == "answered", bool(right), d.get("max_dense_other_language")))
+                          c["outcome"] == "answered", bool(right), d.get("max_dense_other_language"),
+                          agree=d.get("agree")))
     return out
 
 
@@ -91,7 +104,7 @@ def signals_from_exclusion(report: dict[str, Any], split: str = "dev",
         view = c.get("view", "excluded")
         out.append(Signal("golden", view, d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
                           c["outcome"] == "answered", view == "normal" and bool(c.get("right_page")),
-                          d.get("max_dense_other_language")))
+                          d.get("max_dense_other_language"), agree=d.get("agree")))
     return out
 
 
@@ -110,7 +123,7 @@ def signals_from_e2e(report: dict[str, Any], split: str = "dev") -> list[Signal]
         out.append(Signal(r["corpus"], view, d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
                           r["outcome"] == "answered", view == "normal" and bool(r.get("expected_cited")),
                           d.get("max_dense_other_language"), r.get("kind", ""),
-                          bool(r.get("must_contain_ok")) if view == "normal" else None))
+                          bool(r.get("must_contain_ok")) if view == "normal" else None, d.get("agree")))
     return out
 
 
@@ -132,6 +145,7 @@ def point(signals: Sequence[Signal], min_dense: float | Bar, min_lexical: float 
     with_contain = [s for s in normal if s.must_contain is not None]
     return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
             "min_dense_other_language": bar.min_dense_other_language,
+            "min_dense_disagree": bar.min_dense_disagree,
             "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
             "answered_share": round(len(normal_answered) / len(normal), 4) if normal else None,
             "right_of_answered": round(len(right_normal) / len(normal_answered), 4) if normal_answered else None,
@@ -155,17 +169,34 @@ def by_source(signals: Sequence[Signal], bar: Bar) -> dict[str, dict[str, Any]]:
 
 def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
           lexical_grid: Iterable[float] = LEXICAL_GRID,
-          other_grid: Iterable[float] = (MIN_DENSE_OTHER_LANGUAGE,)) -> list[dict[str, Any]]:
-    others = list(other_grid)
-    return [point(signals, Bar(d, lx, o)) for o in others for lx in lexical_grid for d in dense_grid]
+          other_grid: Iterable[float] = (MIN_DENSE_OTHER_LANGUAGE,),
+          disagree: bool = False) -> list[dict[str, Any]]:
+    """Every setting of the grids; with `disagree`, every higher dense bar for disagreeing signals
+    too (None in the grid: the same bar)."""
+    dense = list(dense_grid)
+    others, lexicals = list(other_grid), list(lexical_grid)
+    points = []
+    for o in others:
+        for lx in lexicals:
+            for d in dense:
+                for dd in [None, *(x for x in dense if x > d)] if disagree else [None]:
+                    points.append(point(signals, Bar(d, lx, o, dd)))
+    return points
+
+
+def _key(p: dict[str, Any]) -> tuple[float, ...]:
+    disagree = p.get("min_dense_disagree")
+    return (p["f1"], p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
+            p["min_dense_other_language"])
 
 
 def choose(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return max(points, key=lambda p: (p["f1"], p["min_dense"], p["min_lexical"], p["min_dense_other_language"]))
+    return max(points, key=_key)
 
 
 def bar_of(p: dict[str, Any]) -> Bar:
-    return Bar(p["min_dense"], p["min_lexical"], p.get("min_dense_other_language", MIN_DENSE_OTHER_LANGUAGE))
+    return Bar(p["min_dense"], p["min_lexical"], p.get("min_dense_other_language", MIN_DENSE_OTHER_LANGUAGE),
+               p.get("min_dense_disagree"))
 
 
 def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, title: str) -> None:
@@ -174,11 +205,16 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    other = chosen.get("min_dense_other_language")
-    by_other = sorted((p for p in points if p["min_dense"] == chosen["min_dense"]
-                       and p["min_lexical"] == chosen["min_lexical"]), key=lambda p: p.get("min_dense_other_language", 0))
-    points = [p for p in points if p.get("min_dense_other_language") == other]
-    fig, (left, right, third) = plt.subplots(1, 3, figsize=(17, 4.5))
+    other, disagree = chosen.get("min_dense_other_language"), chosen.get("min_dense_disagree")
+    by_other = sorted((p for p in points if p["min_dense"] == chosen["min_dense"] and p["min_lexical"] ==
+                       chosen["min_lexical"] and p.get("min_dense_disagree") == disagree),
+                      key=lambda p: p.get("min_dense_other_language", 0))
+    by_disagree = sorted((p for p in points if p["min_dense"] == chosen["min_dense"] and p["min_lexical"] ==
+                          chosen["min_lexical"] and p.get("min_dense_other_language") == other),
+                         key=lambda p: p.get("min_dense_disagree") or p["min_dense"])
+    points = [p for p in points if p.get("min_dense_other_language") == other
+              and p.get("min_dense_disagree") == disagree]
+    fig, (left, right, third, fourth) = plt.subplots(1, 4, figsize=(22, 4.5))
     for lexical in sorted({p["min_lexical"] for p in points}):
         row = [p for p in points if p["min_lexical"] == lexical]
         label = "lexical off" if lexical > 1 else f"min_lexical {lexical}"
@@ -209,6 +245,15 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     third.set(xlabel="min_dense_other_language (source in another language)", ylabel="share", ylim=(0, 1.02),
               title=f"at min_dense {chosen['min_dense']}, min_lexical {chosen['min_lexical']}")
     third.legend(fontsize=7)
+    xs = [p.get("min_dense_disagree") or p["min_dense"] for p in by_disagree]
+    for key, label in (("f1", "F1"), ("answered_share", "answered (of answerable)"),
+                       ("refused_unanswerable", "refused, unanswerable on topic"),
+                       ("refused_when_excluded", "refused, gold hidden")):
+        fourth.plot(xs, [p.get(key) if p.get(key) is not None else float("nan") for p in by_disagree], label=label)
+    fourth.axvline(disagree if disagree is not None else chosen["min_dense"], color="grey", linestyle="--")
+    fourth.set(xlabel="min_dense_disagree (densest and wordiest span in different chunks)", ylabel="share",
+               ylim=(0, 1.02), title="the dense bar when the two signals disagree")
+    fourth.legend(fontsize=7)
     fig.suptitle(title)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -230,13 +275,24 @@ def all_signals(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[st
     return signals
 
 
+def _slices(points: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> list[dict[str, Any]]:
+    keep = []
+    for p in points:
+        same_other = p["min_dense_other_language"] == chosen["min_dense_other_language"]
+        same_disagree = p.get("min_dense_disagree") == chosen.get("min_dense_disagree")
+        at_chosen = p["min_dense"] == chosen["min_dense"] and p["min_lexical"] == chosen["min_lexical"]
+        if (same_other and same_disagree) or (at_chosen and (same_other or same_disagree)):
+            keep.append(p)
+    return keep
+
+
 def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str, Any]], out_json: Path,
               out_png: Path, current: tuple[float, ...] | Bar, e2e: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     now = current if isinstance(current, Bar) else Bar(*current)
     signals = all_signals(answering, exclusion, e2e, "dev")
     if not signals:
         raise ValueError("no dev case with recorded signals: run the evals with --calibration first")
-    points = sweep(signals, other_grid=OTHER_GRID)
+    points = sweep(signals, other_grid=OTHER_GRID, disagree=True)
     chosen = choose(points)
     bar = bar_of(chosen)
     # the test halves, read at the current and the chosen values only: never looked at to choose
@@ -259,7 +315,9 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         "test_at_chosen": point(held_out, bar) if held_out else None,
         "test_by_source_at_current": by_source(held_out, now) if held_out else None,
         "test_by_source_at_chosen": by_source(held_out, bar) if held_out else None,
-        "curve": points,
+        "curve_note": "curve: every (min_dense, min_lexical) at the chosen other-language and disagree bars, "
+                      "and every other-language and disagree bar at the chosen (min_dense, min_lexical)",
+        "curve": _slices(points, chosen),
     }
     out_json.parent.mkdir(parents=True, exist_ok=True)
     out_json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

@@ -92,12 +92,10 @@ def calibrating(service: Any, decisions: list[Any]) -> None:
     what each decision was made from: every question without an absent name is answered, and
     `evals.calibration` replays any threshold from the signals. Other chat models are left alone."""
     model = getattr(service, "model", None)
-    if model is None or not hasattr(model, "observer"):
+    if model is None or not hasattr(model, "answer_everything"):
         return
     model.observer = decisions.append
-    model.min_dense = model.min_lexical = 0.0
-    if hasattr(model, "min_dense_other_language"):
-        model.min_dense_other_language = 0.0
+    model.answer_everything()
 
 
 async def run_suite(questions: Sequence[GoldenQuestion], contexts: Mapping[str, CorpusContext],

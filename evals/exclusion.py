@@ -118,7 +118,7 @@ async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
     if hasattr(model, "observer"):
         model.observer = decisions.append
         if calibration:
-            model.min_dense = model.min_lexical = model.min_dense_other_language = 0.0
+            model.answer_everything()
     cases: list[ExclusionCase] = []
     for view_name, q in [(v, q) for v in views for q in questions]:
         hidden = sorted({e.rulebook_id for e in q.expected})

@@ -182,12 +182,12 @@ def eval_calibrate(
     out: Annotated[Path, typer.Option("--out", help="where the chosen values and the curve go (.json; the plot "
                                                     "beside it as .png)")] = Path("evals/baselines/calibration_offline.json"),
     compare: Annotated[str | None, typer.Option(
-        "--compare", help="the values shown as 'current': min_dense,min_lexical[,min_dense_other_language], "
-                          "e.g. 0.83,0.5 (default: the values in bot.span_scoring)")] = None,
+        "--compare", help="the values shown as 'current': min_dense,min_lexical[,min_dense_other_language"
+                          "[,min_dense_disagree]], e.g. 0.83,0.5 (default: the values in bot.span_scoring)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
-    from bot.span_scoring import MIN_DENSE, MIN_DENSE_OTHER_LANGUAGE, MIN_LEXICAL
+    from bot.span_scoring import MIN_DENSE, MIN_DENSE_DISAGREE, MIN_DENSE_OTHER_LANGUAGE, MIN_LEXICAL
     from evals.calibration import Bar, calibrate
 
     answering, exclusion, e2e = answering or [], exclusion or [], e2e or []
@@ -200,10 +200,13 @@ def eval_calibrate(
         for path, report in zip([*answering, *exclusion, *e2e], [*reports_a, *reports_x, *reports_e], strict=True):
             if not report.get("calibration_run"):
                 raise ValueError(f"{path} is not a --calibration run (thresholds were not at 0)")
-        values = [float(x) for x in compare.split(",")] if compare else [MIN_DENSE, MIN_LEXICAL]
-        if len(values) not in (2, 3):
-            raise ValueError("--compare takes two or three numbers: min_dense,min_lexical[,min_dense_other_language]")
-        current = Bar(values[0], values[1], values[2] if len(values) == 3 else MIN_DENSE_OTHER_LANGUAGE)
+        values = [float(x) for x in compare.split(",")] if compare else [
+            MIN_DENSE, MIN_LEXICAL, MIN_DENSE_OTHER_LANGUAGE, *([MIN_DENSE_DISAGREE] if MIN_DENSE_DISAGREE else [])]
+        if len(values) not in (2, 3, 4):
+            raise ValueError("--compare takes two to four numbers: "
+                             "min_dense,min_lexical[,min_dense_other_language[,min_dense_disagree]]")
+        current = Bar(values[0], values[1], values[2] if len(values) >= 3 else MIN_DENSE_OTHER_LANGUAGE,
+                      values[3] if len(values) == 4 else None)
         result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e)
     except (OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -216,8 +219,8 @@ def eval_calibrate(
         p = result[name]
         if p is None:
             continue
-        typer.echo(f"{name:>15}: min_dense {p['min_dense']} min_lexical {p['min_lexical']} other-language "
-                   f"{p['min_dense_other_language']}  F1 {p['f1']}  answered {p['answered_share']}  right of "
+        typer.echo(f"{name:>15}: min_dense {p['min_dense']} (disagreeing {p['min_dense_disagree']}) min_lexical "
+                   f"{p['min_lexical']} other-language {p['min_dense_other_language']}  F1 {p['f1']}  answered {p['answered_share']}  right of "
                    f"answered {p['right_of_answered']}  refused when excluded {p['refused_when_excluded']}  "
                    f"refused unanswerable {p['refused_unanswerable']}  must-contain {p['must_contain']}")
     typer.echo(f"written: {out} and {out.with_suffix('.png')}")

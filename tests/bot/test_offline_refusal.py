@@ -38,3 +38,20 @@ def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with
     assert mentioned("SEPA-overboekingsbestand", "a sepa credit transfer file", "in een SEPA-overboekingsbestand")
     assert not mentioned("PS-17", "rulebooks ps-1 and ps-170")
     assert not mentioned("Visa", "mastercard and maestro rules", "What does Visa charge?")
+
+
+def test_the_dense_bar_is_higher_when_dense_and_word_overlap_point_at_different_chunks():
+    from bot.offline_model import Decision, OfflineRulebookModel
+
+    model = OfflineRulebookModel(min_dense=0.86, min_dense_disagree=0.88, min_lexical=0.5)
+
+    def decision(dense, lexical, agree, other=None):
+        return Decision("q", 5, [], dense, lexical, False, other, 0, agree)
+
+    assert model.answers(decision(0.87, 0.2, True))
+    assert not model.answers(decision(0.87, 0.2, False))
+    assert model.answers(decision(0.89, 0.2, False))
+    assert model.answers(decision(0.80, 0.5, False))  # enough of the question's words
+    assert model.answers(decision(None, 0.1, None, other=0.9))  # a source in another language
+    model.answer_everything()
+    assert model.answers(decision(0.1, 0.0, False))
