@@ -137,7 +137,7 @@ class Plan:
 @dataclass(frozen=True)
 class Decision:
     """What one answer/refuse decision was made from: the calibration sweep replays it offline
-    (`answered` == max_lexical >= MIN_LEXICAL or max_dense >= MIN_DENSE, when nothing is absent)."""
+    (`answered` is `OfflineRulebookModel.answers` of it, when nothing is absent)."""
 
     query: str
     hits: int
@@ -177,8 +177,8 @@ class OfflineRulebookModel(BaseChatModel):
     encoder: Any = Field(default=None, exclude=True)
     # evals only: called with what each answer/refuse decision was made from (see `Decision`)
     observer: Any = Field(default=None, exclude=True)
-    # the answer/refuse thresholds (calibrated: evals/baselines/calibration_offline.json); an eval
-    # sets both to 0 to see every question answered and replay any threshold from the signals
+    # the answer/refuse bars (calibrated: evals/baselines/calibration_offline.json); an eval sets them
+    # all to 0 (`answer_everything`) to see every question answered and replay any bar from the signals
     min_dense: float = MIN_DENSE
     min_lexical: float = MIN_LEXICAL
     min_dense_other_language: float = MIN_DENSE_OTHER_LANGUAGE

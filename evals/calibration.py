@@ -212,8 +212,7 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     by_disagree = sorted((p for p in points if p["min_dense"] == chosen["min_dense"] and p["min_lexical"] ==
                           chosen["min_lexical"] and p.get("min_dense_other_language") == other),
                          key=lambda p: p.get("min_dense_disagree") or p["min_dense"])
-    points = [p for p in points if p.get("min_dense_other_language") == other
-              and p.get("min_dense_disagree") == disagree]
+    points = [p for p in points if p.get("min_dense_other_language") == other and _on_disagree_line(p, disagree)]
     fig, (left, right, third, fourth) = plt.subplots(1, 4, figsize=(22, 4.5))
     for lexical in sorted({p["min_lexical"] for p in points}):
         row = [p for p in points if p["min_lexical"] == lexical]
@@ -275,11 +274,18 @@ def all_signals(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[st
     return signals
 
 
+def _on_disagree_line(p: dict[str, Any], disagree: float | None) -> bool:
+    """The point has the chosen bar for disagreeing signals, or a single bar at or above it."""
+    if disagree is None or p["min_dense"] >= disagree:
+        return p.get("min_dense_disagree") is None
+    return p.get("min_dense_disagree") == disagree
+
+
 def _slices(points: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> list[dict[str, Any]]:
     keep = []
     for p in points:
         same_other = p["min_dense_other_language"] == chosen["min_dense_other_language"]
-        same_disagree = p.get("min_dense_disagree") == chosen.get("min_dense_disagree")
+        same_disagree = _on_disagree_line(p, chosen.get("min_dense_disagree"))
         at_chosen = p["min_dense"] == chosen["min_dense"] and p["min_lexical"] == chosen["min_lexical"]
         if (same_other and same_disagree) or (at_chosen and (same_other or same_disagree)):
             keep.append(p)
