@@ -22,13 +22,13 @@ from typing import Any
 from aiohttp import web
 
 from adapters.http_hardening import harden
-from adapters.source_links import SourceLinks
+from adapters.role_directory import RoleSource, role_source
 from adapters.source_route import SourceLocator, SourceRoutes
+from adapters.source_server_links import SourceLinks
 from adapters.teams.bot import AssistantLike, RulebookTeamsBot
 from adapters.teams.front_end import TeamsWiring, mount_teams
-from bot.role_directory import RoleSource, role_source
-from bot.usage_event import EventSink
 from config.settings import Settings
+from events.usage_event import EventSink
 
 log = logging.getLogger("rulebook.server")
 
@@ -142,7 +142,7 @@ def build_app(settings: Settings, service: AssistantLike | None = None,
     closers: list[Callable[[], Any]] = []
 
     if event_sink is None:
-        from bot.event_log import open_event_log
+        from events.event_log import open_event_log
 
         event_log = open_event_log(settings)
         event_sink = event_log

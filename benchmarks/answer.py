@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.agent.chat_models import load_chat_model  # noqa: E402
 from bot.answer import FinalEvent, TokenEvent, User  # noqa: E402
-from bot.chat_models import load_chat_model  # noqa: E402
-from bot.history import InMemoryHistoryStore  # noqa: E402
-from bot.review_queue import InMemoryReviewQueue  # noqa: E402
+from bot.memory.history import InMemoryHistoryStore  # noqa: E402
+from bot.memory.review_queue import InMemoryReviewQueue  # noqa: E402
 from bot.service import AssistantService  # noqa: E402
-from bot.usage_sinks import InMemorySink  # noqa: E402
 from config.settings import Settings, get_settings  # noqa: E402
+from events.usage_sinks import InMemorySink  # noqa: E402
 
 QUESTIONS = [
     "Can I pay with my fridge?",

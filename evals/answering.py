@@ -225,12 +225,12 @@ class ObliqaAnswering:
     indexed_now: int = 0
 
     def open(self, on_progress: Callable[[int], None] | None = None) -> ObliqaAnswering:
-        from bot.history import InMemoryHistoryStore
-        from bot.offline_model import OfflineRulebookModel
-        from bot.review_queue import JsonlReviewQueue
+        from bot.memory.history import InMemoryHistoryStore
+        from bot.memory.review_queue import JsonlReviewQueue
+        from bot.offline.offline_model import OfflineRulebookModel
         from bot.service import AssistantService
-        from bot.usage_sinks import NullSink
         from evals.obliqa import index_passages
+        from events.usage_sinks import NullSink
         from knowledge.embedding_cache import load_cached_encoder
         from knowledge.knowledge_base import Knowledge
         from knowledge.model_rerank import load_reranker
@@ -244,7 +244,7 @@ class ObliqaAnswering:
         if (self.settings.chat_model or "offline") == "offline":
             self.model = OfflineRulebookModel(encoder=encoder)
         else:
-            from bot.chat_models import load_chat_model
+            from bot.agent.chat_models import load_chat_model
 
             self.model = load_chat_model(self.settings.chat_model, self.knowledge)
         review = JsonlReviewQueue(Path(self.settings.data_dir) / "evals" / "review_queue.jsonl")

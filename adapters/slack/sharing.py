@@ -1,5 +1,5 @@
 """May a private answer be shared into a conversation? Not when it cites a rulebook that the
-destination's roles cannot see (`bot.role_directory`'s place policy).
+destination's roles cannot see (`adapters.role_directory`'s place policy).
 
 The answer was made with the asker's roles, so a destination that holds all of them can read
 everything the answer can cite: nothing to look up. Otherwise every citation is checked against

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from langchain_openai import ChatOpenAI
 
+from bot.agent.chat_models import load_chat_model
 from bot.answer import AnswerEvent, FinalEvent, User
-from bot.chat_models import load_chat_model
-from bot.history import InMemoryHistoryStore
-from bot.review_queue import JsonlReviewQueue
+from bot.memory.history import InMemoryHistoryStore
+from bot.memory.review_queue import JsonlReviewQueue
 from bot.service import AssistantService
-from bot.usage_sinks import InMemorySink
 from config.settings import Settings
+from events.usage_sinks import InMemorySink
 from knowledge.knowledge_base import Knowledge
 from tests.bot.openai_standin import OpenAIStandIn, Reply, Script
 

@@ -8,8 +8,8 @@ import re
 from typing import Any
 
 from bot.answer import NO_GROUNDED_ANSWER, StatusEvent, TokenEvent, User
-from bot.history import InMemoryHistoryStore
-from bot.review_queue import JsonlReviewQueue
+from bot.memory.history import InMemoryHistoryStore
+from bot.memory.review_queue import JsonlReviewQueue
 from knowledge.citation_ledger import ToolResultLedger
 from knowledge.payload import ChunkPayload
 from tests.bot.conftest import collect, final_of

@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 
 from bot.answer import User
-from bot.event_log import EventLog
-from bot.event_store_tables import TableEventStore
-from bot.history import InMemoryHistoryStore
-from bot.review_queue import JsonlReviewQueue
+from bot.memory.history import InMemoryHistoryStore
+from bot.memory.review_queue import JsonlReviewQueue
 from bot.service import AssistantService
+from events.event_log import EventLog
+from events.event_store_tables import TableEventStore
 from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.azurite

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.answer import FinalEvent, User
-from bot.history_tables import TableHistoryStore
+from bot.memory.history_tables import TableHistoryStore
 from bot.service import AssistantService
-from bot.usage_sinks import InMemorySink
+from events.usage_sinks import InMemorySink
 from knowledge.knowledge_base import Knowledge
 
 pytestmark = pytest.mark.azurite

@@ -150,9 +150,9 @@ async def test_a_pdf_with_javascript_is_indexed_flagged_and_served_as_a_download
     from aiohttp import web
 
     from adapters.server import build_app
-    from bot.chat_models import load_chat_model
+    from bot.agent.chat_models import load_chat_model
     from bot.service import AssistantService
-    from bot.usage_sinks import InMemorySink
+    from events.usage_sinks import InMemorySink
     from knowledge.knowledge_base import Knowledge
 
     folder = tmp_path / "books"

@@ -81,7 +81,7 @@ def test_changes_command_prints_the_audit_log(released):
 def test_the_agent_answers_what_changed_with_the_new_text(released):
     from bot.answer import FinalEvent, User
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     settings, _ = released
     service = AssistantService.from_settings(settings, events=NullSink())

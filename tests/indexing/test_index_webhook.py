@@ -52,7 +52,7 @@ def _catalog(folder, version="1"):
 def served(tmp_path):
     from adapters.server import build_app
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     folder, data_dir = tmp_path / "books", tmp_path / "data"
     folder.mkdir()
@@ -211,7 +211,7 @@ def test_rulebook_index_hands_the_folder_to_the_running_server(served, monkeypat
 
 def test_the_webhook_is_off_without_a_secret(tmp_path):
     from adapters.server import build_app
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     settings = make_settings(tmp_path, embedding_model="usem3")
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from adapters.cli import app as cli_app
 from bot.answer import User
-from bot.citation_gate import CitationGate
-from bot.instruction_spans import document_text_only, quotes_instruction_text
+from bot.gate.citation_gate import CitationGate
+from bot.gate.instruction_spans import document_text_only, quotes_instruction_text
 from bot.source_links import served_source_link
 from config.settings import reset_settings
 from evals.instruction_text import HARD_NEGATIVES, POSITIVES
@@ -102,9 +102,9 @@ def test_the_inventory_counts_instruction_text(injected_index):
 
 # -- answering -------------------------------------------------------------------------------------
 async def test_the_offline_model_never_quotes_the_instruction_as_a_fact(injected_index):
-    from bot.chat_models import load_chat_model
+    from bot.agent.chat_models import load_chat_model
     from bot.service import AssistantService
-    from bot.usage_sinks import InMemorySink
+    from events.usage_sinks import InMemorySink
     from knowledge.knowledge_base import Knowledge
 
     _, settings, _ = injected_index

@@ -19,10 +19,10 @@ def load_knowledge(sample_index: Any) -> Iterator[Any]:
 
 def service_for(settings: Any, knowledge: Any, tmp_path: Any, **setting_overrides: Any) -> Any:
     """The real assistant (offline model) on the sample corpus, with its own history and queue."""
-    from bot.history import InMemoryHistoryStore
-    from bot.review_queue import JsonlReviewQueue
+    from bot.memory.history import InMemoryHistoryStore
+    from bot.memory.review_queue import JsonlReviewQueue
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     settings = settings.model_copy(update=setting_overrides)
     return AssistantService.from_settings(settings, knowledge=knowledge, events=NullSink(),

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.event_store import event_from_record, event_to_record
-from bot.usage_event import UsageEvent
+from events.event_store import event_from_record, event_to_record
+from events.usage_event import UsageEvent
 
 log = logging.getLogger("rulebook.events")
 
