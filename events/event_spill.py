@@ -71,8 +71,11 @@ class SpillFile:
         return len(lines)
 
     def has_pending(self) -> bool:
-        if self.pending_path.exists() and self.pending_path.stat().st_size > 0:
-            return True
+        try:  # the writer may rotate the file away between a check and a stat
+            if self.pending_path.stat().st_size > 0:
+                return True
+        except FileNotFoundError:
+            pass
         return any(self._replaying_files())
 
     def pending_count(self) -> int:

@@ -31,7 +31,7 @@ FEES = {
     "Chapter 1 Fees": ["The fee for a connected refrigerator payment is EUR 0.30 per transaction. " + INJECTION],
     "1.1 Refunds": ["A refund of a connected refrigerator payment costs EUR 0.10. " + lorem("refund", 2)],
 }
-PROMPT = (Path(__file__).resolve().parents[2] / "bot" / "prompts" / "system.md").read_text(encoding="utf-8")
+PROMPT = (Path(__file__).resolve().parents[2] / "bot" / "agent" / "prompts" / "system.md").read_text(encoding="utf-8")
 
 
 # -- the detector ----------------------------------------------------------------------------------
