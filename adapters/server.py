@@ -58,7 +58,7 @@ def default_service(settings: Settings, event_sink: EventSink | None) -> Assista
 def _shared_knowledge(service: Any, settings: Settings) -> tuple[Callable[[], Any], Callable[[], None]]:
     """(the index, opened when first needed; its closer) for the /sources route and Slack shares.
 
-    The service's own `Knowledge` is reused when it has one: the embedded store may be opened
+    The service's own `KnowledgeBase` is reused when it has one: the embedded store may be opened
     only once per process.
     """
     state: dict[str, Any] = {}
@@ -69,9 +69,9 @@ def _shared_knowledge(service: Any, settings: Settings) -> tuple[Callable[[], An
             if own is not None and hasattr(own, "source_uri"):
                 state["knowledge"], state["owned"] = own, False
             else:
-                from knowledge.knowledge_base import Knowledge
+                from knowledge.knowledge_base import KnowledgeBase
 
-                state["knowledge"], state["owned"] = Knowledge.from_settings(settings), True
+                state["knowledge"], state["owned"] = KnowledgeBase.from_settings(settings), True
         return state["knowledge"]
 
     def close() -> None:

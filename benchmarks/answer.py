@@ -58,9 +58,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run(settings: Settings, rounds: int) -> None:
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     knowledge.searcher.cache_seconds = 0.0
     if knowledge.store.count() == 0:
         sys.exit(f"the index in {settings.data_dir} is empty: run `rulebook index examples/rulebooks` first")

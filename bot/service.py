@@ -147,10 +147,10 @@ class AssistantService:
     def from_settings(cls, settings: Settings | None = None, **overrides: Any) -> AssistantService:
         """The product's wiring: index, configured model, shared history and event log."""
         from bot.agent.chat_models import load_chat_model
-        from knowledge.knowledge_base import Knowledge
+        from knowledge.knowledge_base import KnowledgeBase
 
         settings = settings or get_settings()
-        knowledge = overrides.pop("knowledge", None) or Knowledge.from_settings(settings)
+        knowledge = overrides.pop("knowledge", None) or KnowledgeBase.from_settings(settings)
         model = overrides.pop("model", None) or load_chat_model(settings.chat_model, knowledge)
         if "judge" not in overrides and settings.judge_model:
             from bot.gate.support_check import ModelJudge

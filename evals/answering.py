@@ -232,14 +232,14 @@ class ObliqaAnswering:
         from evals.obliqa import index_passages
         from events.usage_sinks import NullSink
         from knowledge.embedding_cache import load_cached_encoder
-        from knowledge.knowledge_base import Knowledge
+        from knowledge.knowledge_base import KnowledgeBase
         from knowledge.model_rerank import load_reranker
         from knowledge.store import open_store
 
         encoder = load_cached_encoder(self.settings)
         self.store = open_store(self.settings, collection=self.collection)
         self.indexed_now = index_passages(self.store, encoder, self.chunks, on_progress=on_progress)
-        self.knowledge = Knowledge(self.store, encoder, reranker=load_reranker(self.settings.reranker),
+        self.knowledge = KnowledgeBase(self.store, encoder, reranker=load_reranker(self.settings.reranker),
                                    rerank_threshold=self.settings.rerank_threshold)
         if (self.settings.chat_model or "offline") == "offline":
             self.model = OfflineRulebookModel(encoder=encoder)

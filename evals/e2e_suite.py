@@ -74,9 +74,9 @@ async def _close(obj: Any) -> None:
 
 @contextlib.asynccontextmanager
 async def open_corpus(settings: Settings, pdf_roots: Sequence[Any] = ()) -> AsyncIterator[CorpusContext]:
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     service = make_service(settings, knowledge)
     try:
         payloads = list(knowledge.store.scroll(None))

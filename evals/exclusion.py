@@ -22,7 +22,7 @@ from typing import Any
 
 
 class HiddenRulebooks:
-    """A `Knowledge` facade on which some rulebooks do not exist (see the module docstring)."""
+    """A `KnowledgeBase` facade on which some rulebooks do not exist (see the module docstring)."""
 
     def __init__(self, knowledge: Any, hidden: Sequence[str]) -> None:
         self._knowledge = knowledge

@@ -22,7 +22,7 @@ CitationAccess = Callable[[Citation, tuple[str, ...]], bool]
 
 
 def index_access(knowledge: Callable[[], Any]) -> CitationAccess:
-    """Citations checked against the index (`knowledge.Knowledge`, opened when first needed)."""
+    """Citations checked against the index (`knowledge.knowledge_base.KnowledgeBase`, opened when first needed)."""
     def readable(citation: Citation, roles: tuple[str, ...]) -> bool:
         index = knowledge()
         if citation.chunk_id:

@@ -41,11 +41,11 @@ def _wait(condition, timeout: float = 30.0) -> bool:
 
 async def test_azurite_stopped_for_20_of_50_questions_loses_and_duplicates_nothing(
         restartable_azurite, sample_index, tmp_path):
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
     connection = restartable_azurite.connection_string
     event_log = EventLog(TableEventStore(connection, table_prefix="answers"), tmp_path / "spill", **FAST_RETRY)
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     service = AssistantService.from_settings(sample_index, knowledge=knowledge, events=event_log,
                                              history=InMemoryHistoryStore(),
                                              review=JsonlReviewQueue(tmp_path / "review.jsonl"))

@@ -105,10 +105,10 @@ async def test_the_offline_model_never_quotes_the_instruction_as_a_fact(injected
     from bot.agent.chat_models import load_chat_model
     from bot.service import AssistantService
     from events.usage_sinks import InMemorySink
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
     _, settings, _ = injected_index
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     try:
         service = AssistantService(knowledge, load_chat_model("offline", knowledge), settings=settings,
                                    events=InMemorySink())

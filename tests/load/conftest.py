@@ -10,9 +10,9 @@ import pytest
 
 @pytest.fixture(scope="session")
 def load_knowledge(sample_index: Any) -> Iterator[Any]:
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     yield knowledge
     knowledge.close()
 

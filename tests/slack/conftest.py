@@ -56,9 +56,9 @@ def events() -> RecordingSink:
 @pytest.fixture(scope="session")
 def sample_knowledge(sample_index: Settings) -> Iterator[Any]:
     """The indexed sample corpus, opened once: the embedded store is opened once per process."""
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     yield knowledge
     knowledge.close()
 

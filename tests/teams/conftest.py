@@ -78,9 +78,9 @@ async def connector() -> AsyncIterator[ConnectorStandIn]:
 @pytest.fixture(scope="session")
 def sample_knowledge(sample_index: Any) -> Iterator[Any]:
     """The indexed sample corpus (root conftest's `sample_index`), opened once for the session."""
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     yield knowledge
     knowledge.close()
 

@@ -36,9 +36,9 @@ def skip_or_fail(reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def sample_knowledge(sample_index: Any) -> Iterator[Any]:
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     yield knowledge
     knowledge.close()
 
