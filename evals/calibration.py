@@ -4,7 +4,7 @@ Input: reports of `rulebook eval answering --calibration` (ObliQA, normal and ex
 `rulebook eval exclusion --calibration` (golden sets, expected rulebooks hidden) and `rulebook eval
 e2e --calibration` (the golden sets as asked: paraphrases, cross-language questions and the
 unanswerable-but-on-topic ones among them), run with the model's thresholds at 0 so that every
-question without an absent name was answered and its signals recorded (`bot.offline_model.Decision`:
+question without an absent name was answered and its signals recorded (`bot.offline.offline_model.Decision`:
 best span's dense similarity in the question's language and in another language, best span's share
 of the question's content terms). A setting (min_dense, min_lexical, min_dense_other_language) is
 then replayed exactly: a question is answered when max_lexical >= min_lexical or max_dense >=
@@ -35,7 +35,7 @@ from typing import Any
 DENSE_GRID = tuple(round(0.80 + 0.005 * i, 3) for i in range(31))  # 0.80 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
 ELSEWHERE_OVERLAP = 0.6
-MIN_DENSE_OTHER_LANGUAGE = 0.83  # as bot.span_scoring: not swept (too few cross-language dev cases)
+MIN_DENSE_OTHER_LANGUAGE = 0.83  # as bot.offline.span_scoring: not swept (too few cross-language dev cases)
 
 
 @dataclass(frozen=True)
@@ -307,7 +307,7 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     for s in signals:
         counts[f"{s.source}_{s.view}"] = counts.get(f"{s.source}_{s.view}", 0) + 1
     result = {
-        "what": "answer/refuse thresholds of the offline model (bot.span_scoring MIN_DENSE, MIN_LEXICAL, "
+        "what": "answer/refuse thresholds of the offline model (bot.offline.span_scoring MIN_DENSE, MIN_LEXICAL, "
                 "MIN_DENSE_OTHER_LANGUAGE)",
         "method": __doc__.split("\n\n", 1)[1].strip(),
         "dev_signals": {"total": len(signals), **dict(sorted(counts.items()))},

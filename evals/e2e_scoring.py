@@ -85,7 +85,7 @@ class QuestionResult:
     judge_reason: str | None = None
     error: str | None = None
     # a calibration run (thresholds at 0): what the offline model's answer/refuse decision was made
-    # from (`bot.offline_model.Decision`), for `evals.calibration` to replay any threshold
+    # from (`bot.offline.offline_model.Decision`), for `evals.calibration` to replay any threshold
     decision: dict[str, Any] | None = None
 
     @property

@@ -183,11 +183,11 @@ def eval_calibrate(
                                                     "beside it as .png)")] = Path("evals/baselines/calibration_offline.json"),
     compare: Annotated[str | None, typer.Option(
         "--compare", help="the values shown as 'current': min_dense,min_lexical[,min_dense_other_language"
-                          "[,min_dense_disagree]], e.g. 0.83,0.5 (default: the values in bot.span_scoring)")] = None,
+                          "[,min_dense_disagree]], e.g. 0.83,0.5 (default: the values in bot.offline.span_scoring)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
-    from bot.span_scoring import MIN_DENSE, MIN_DENSE_DISAGREE, MIN_DENSE_OTHER_LANGUAGE, MIN_LEXICAL
+    from bot.offline.span_scoring import MIN_DENSE, MIN_DENSE_DISAGREE, MIN_DENSE_OTHER_LANGUAGE, MIN_LEXICAL
     from evals.calibration import Bar, calibrate
 
     answering, exclusion, e2e = answering or [], exclusion or [], e2e or []

@@ -3,7 +3,7 @@ an eval's observer."""
 
 from __future__ import annotations
 
-from bot.offline_model import Decision, OfflineRulebookModel
+from bot.offline.offline_model import Decision, OfflineRulebookModel
 from tests.bot.conftest import collect, final_of
 
 
@@ -31,7 +31,7 @@ async def test_the_observer_sees_each_answer_or_refuse_decision(make_service, kn
 
 
 def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with_its_number():
-    from bot.refusal import mentioned
+    from bot.gate.refusal import mentioned
 
     assert mentioned("AMRO", "the abnamro additions to the guidelines", "Does ABN AMRO accept it?")
     assert mentioned("ISO", "iso20022 message definitions")
@@ -41,7 +41,7 @@ def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with
 
 
 def test_the_dense_bar_is_higher_when_dense_and_word_overlap_point_at_different_chunks():
-    from bot.offline_model import Decision, OfflineRulebookModel
+    from bot.offline.offline_model import Decision, OfflineRulebookModel
 
     model = OfflineRulebookModel(min_dense=0.86, min_dense_disagree=0.88, min_lexical=0.5)
 

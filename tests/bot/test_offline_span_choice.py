@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.offline_model import OfflineRulebookModel
-from bot.span_scoring import Span, asks_for_list, defines, depends_on_previous, is_condition
+from bot.offline.offline_model import OfflineRulebookModel
+from bot.offline.span_scoring import Span, asks_for_list, defines, depends_on_previous, is_condition
 from knowledge.payload import ChunkPayload
 
 
@@ -81,7 +81,7 @@ CODE_SET = ("19.2.3.42 InvestigationRejection1Code\n\n"
 
 
 def test_a_field_record_is_one_span_with_its_element_name():
-    from bot.span_scoring import chunk_spans
+    from bot.offline.span_scoring import chunk_spans
 
     texts = [s.text for s in chunk_spans("S1", chunk(GUIDE), 0) if s.table is None]
     assert "EnrolmentStartDate <EnrlmntStartDt> Presence: [0..1] Definition: Start date when the creditor " \
@@ -98,7 +98,7 @@ def test_a_type_pointer_is_answered_by_the_definition_and_the_code_list_it_point
     text = model.compose("List all the rejection reason codes of a RejectionReason.", "en", hits)
     for code in ("NFND", "NAUT", "UKNW"):
         assert f"| {code} |" in text, text
-    from bot.offline_model import Reading
+    from bot.offline.offline_model import Reading
 
     alone = Reading(hits=hits[:1], search_hits=hits[:1], section_ids=set(), read=[])
     search = model._pointer_search("What reason codes can a RejectionReason have?", "en", alone, listing=True)
