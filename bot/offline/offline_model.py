@@ -44,7 +44,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from bot.gate.claims import extract_claims
+from bot.gate.claims import SpanIndex, extract_claims
 from bot.gate.instruction_spans import document_text_only
 from bot.gate.refusal import mentioned
 from bot.gate.sentence_stream import SentenceStream
@@ -244,7 +244,9 @@ class OfflineRulebookModel(BaseChatModel):
             if not any(c["name"] == CHANGES for c in calls):
                 return Plan(tool=CHANGES, args=changes)
             shown = [hit for m in turn if isinstance(m, ToolMessage) and m.name == CHANGES for hit in _artifact_chunks(m)]
-            if shown:
+            # the changes answer only when they hold what the question names ("version 2.4",
+            # "camt.029.001.11", "ABN AMRO"): otherwise the question is searched like any other
+            if shown and not _names_missing(question, language, [c for _, c in shown]):
                 return Plan(text=self.compose_changes(language, shown))
         if SEARCH in self.tool_names and not searches:
             return Plan(tool=SEARCH, args={"query": query})
@@ -686,6 +688,18 @@ def _table_after(span: Span, spans: Sequence[Span]) -> Span | None:
         return None
     index = min(found)[1]
     return next((s for s in spans if s.chunk.chunk_id == span.chunk.chunk_id and s.table == index), None)
+
+
+def _names_missing(question: str, language: str, chunks: Sequence[ChunkPayload]) -> list[str]:
+    """The numbers, identifiers and names of the question that none of these chunks (their text,
+    rulebook id, title and version) holds."""
+    text = " ".join(f"{c.rulebook_id} {c.rulebook_title} {c.version or ''} {c.text}" for c in chunks)
+    index = SpanIndex.build(text, language)
+    folded = fold_accents(text).casefold()
+    claims = extract_claims(question, language)
+    # a version is a whole number ("2.4"): its digit groups apart ("4.2", "2.3") are another one
+    missing = [n.replace(" ", ".") for n in claims.numbers if n not in index.numbers]
+    return missing + [t for t in (*claims.identifiers, *claims.names) if not mentioned(t, folded, question)]
 
 
 def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:

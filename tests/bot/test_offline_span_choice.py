@@ -113,3 +113,13 @@ def test_question_types_plural_values():
     assert asks_for_list("What frequency codes does Frequency6Code offer?")
     assert asks_for_list("Which status codes can a service request have?")
     assert not asks_for_list("Which code means that the account is closed?")
+
+
+def test_a_change_question_is_answered_from_the_changes_only_when_they_hold_what_it_names():
+    from bot.offline.offline_model import _names_missing
+
+    changed = [chunk("Section 4.2 now allows returns within ten days.")]
+    changed[0].version = "2.3"
+    assert _names_missing("What changed in version 2.3 of the message guide?", "en", changed) == []
+    assert _names_missing("What changed in version 2.4 of the message guide?", "en", changed) == ["2.4"]
+    assert _names_missing("What changed in camt.029.001.11?", "en", changed) == ["camt.029.001.11"]
