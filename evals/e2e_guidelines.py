@@ -44,7 +44,7 @@ _COMPARATIVE = re.compile(
     r"besser|billiger|teurer|im\s+Vergleich)\b", re.IGNORECASE)
 
 
-_FIGURE = re.compile(r"(?<![\w-])\d")  # a number, not a digit inside an identifier ("PS-07")
+_FIGURE = re.compile(r"(?<![\w.\-])\d")  # a number, not a digit inside an identifier ("PS-07", "v1.0")
 
 
 @dataclass

@@ -131,3 +131,13 @@ def test_e2e_reports_add_unanswerable_questions_and_the_other_language_bar(tmp_p
     assert result["dev_by_source_at_chosen"]["answered_by_kind"]["cross_language"] in ("0/1", "1/1")
     chosen = result["chosen"]
     assert chosen["refused_unanswerable"] == 1.0 and chosen["answered_share"] == 1.0  # a bar that has both
+
+
+def test_a_refusal_listing_rulebook_ids_with_versions_is_no_competitor_figure():
+    from evals.e2e_guidelines import detect_violations
+
+    refusal = "The rulebooks I can consult do not cover this question. They do not mention Mastercard. " \
+              "Searched: de_tan_hhd_uc_v14, epc_sct_rulebook_2025_v1.0."
+    assert detect_violations(refusal, [], ["other_scheme_facts"], refusal=True) == []
+    stated = "Mastercard charges EUR 0.10 for a recall."
+    assert detect_violations(stated, [], ["other_scheme_facts"], refusal=True)
