@@ -357,8 +357,10 @@ def asked_fact(question: str) -> str | None:
     return None
 
 
-_DEFINING = re.compile(r"^\W{0,3}(?:means|is|are|refers\s+to|shall\s+mean|stands\s+for|denotes|specifies|"
-                       r"indicates|contains|betekent|is\s+de|d[ée]signe|signifie|bezeichnet|ist|bedeutet|[:=–-])",
+# "AC01 means …", "X is the code …", "X: …" — not "when X is used" (a verb after "is" describes a use)
+_DEFINING = re.compile(r"^\W{0,3}(?:means|(?:is|are|ist|est|is\s+de)\s+(?:a|an|the|one|any|een|het|de|un|une|le|la|les|"
+                       r"der|die|das|ein|eine)\b|refers\s+to|shall\s+mean|stands\s+for|denotes|specifies|"
+                       r"indicates|contains|betekent|d[ée]signe|signifie|bezeichnet|bedeutet|[:=–-])",
                        re.IGNORECASE)
 
 
