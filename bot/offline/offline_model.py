@@ -104,16 +104,6 @@ _REFUSAL = {
     "de": ("[not covered] Die Regelwerke, die ich einsehen kann, behandeln diese Frage nicht.",
            " Sie erwähnen {terms} nicht."),
 }
-# a refusal says where it looked: the search ran over every rulebook the caller may see, so it
-# names the caller's catalogue (`list_available_rulebooks`) — the same line for every question of
-# that caller, which is what keeps "no access" reading exactly like "does not exist"
-_SEARCHED = {
-    "en": (" Rulebooks searched (all those available to you): {names}.", "and others"),
-    "nl": (" Doorzochte regelboeken (alle die u kunt raadplegen): {names}.", "en andere"),
-    "fr": (" Règlements consultés (tous ceux auxquels vous avez accès) : {names}.", "et d'autres"),
-    "de": (" Durchsuchte Regelwerke (alle, die Ihnen zugänglich sind): {names}.", "und weitere"),
-}
-MAX_SEARCHED_NAMES = 6
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|en|et|und|ook|aussi|auch|idem)\b", re.I)
 
 
@@ -239,10 +229,10 @@ class OfflineRulebookModel(BaseChatModel):
         followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
         text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
                             read=reading.read, followed=followed)
-        if text.startswith("[not covered]") and not is_advice_request(question):
-            if CATALOG in self.tool_names and not any(c["name"] == CATALOG for c in calls):
-                return Plan(tool=CATALOG, args={})
-            text += _searched(language, _catalog_titles(turn))
+        # a refusal: the gate's own text names the caller's catalogue (every rulebook searched)
+        if (text.startswith("[not covered]") and not is_advice_request(question) and CATALOG in self.tool_names
+                and not any(c["name"] == CATALOG for c in calls)):
+            return Plan(tool=CATALOG, args={})
         return Plan(text=text)
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
@@ -414,31 +404,6 @@ class OfflineRulebookModel(BaseChatModel):
 # -- helpers -------------------------------------------------------------------------------------
 def _text(message: BaseMessage) -> str:
     return message.text if isinstance(message.text, str) else str(message.content)
-
-
-def _catalog_titles(turn: Sequence[BaseMessage]) -> list[str]:
-    """The titles `list_available_rulebooks` returned this turn, in its order."""
-    titles: list[str] = []
-    for m in turn:
-        if isinstance(m, ToolMessage) and m.name == CATALOG:
-            titles += [str(item.get("title") or "") for item in m.artifact or [] if isinstance(item, dict)]
-    return titles
-
-
-def _searched(language: str, titles: Sequence[str]) -> str:
-    """" Rulebooks searched (all those available to you): A; B; and others." — by title. The
-    citation gate lets a refusal name things but not state numbers or codes, so a title holding
-    one ("ADGM rulebook 3", an id such as "PS-04") is left out rather than lose the sentence."""
-    names: list[str] = []
-    for title in (" ".join(t.split()) for t in titles):
-        claims = extract_claims(title, language)
-        if title and title not in names and not claims.numbers and not claims.identifiers:
-            names.append(title)
-    if not names:
-        return ""
-    line, more = _SEARCHED.get(language, _SEARCHED["en"])
-    shown = names[:MAX_SEARCHED_NAMES]
-    return line.format(names="; ".join(shown) + (f"; {more}" if len(names) > len(shown) else ""))
 
 
 def _artifact_chunks(message: ToolMessage) -> list[tuple[str, ChunkPayload]]:
