@@ -56,7 +56,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from bot.answer import NO_GROUNDED_ANSWER, AnswerTable, Citation, Outcome
+from bot.answer import NO_GROUNDED_ANSWER, AnswerTable, Citation, Outcome, is_table_separator_cell
 from bot.gate.citation_pages import page_of_quote
 from bot.gate.claims import extract_claims, plain
 from bot.gate.instruction_spans import quotes_instruction_text
@@ -72,7 +72,6 @@ VETTED_STATUSES = frozenset({"vetted_active", "vetted_archived"})
 REFUSAL_MARKER = "[not covered]"
 _BRACKET_GROUP = re.compile(r"\[([^\[\]\n]{1,80})\](?!\()")
 _HANDLE = re.compile(r"S\d{1,5}", re.IGNORECASE)  # the ledger's handle format: "S1", "S12"
-_SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _SOURCE_WORDS = ("rulebook", "regelboek", "reglement", "regelwerk", "source", "bron", "quelle",
                  "section", "sectie", "abschnitt", "document", "dokument", "citation", "cite",
                  "citaat", "geciteerd", "zitat", "zitiert", "quot", "passage", "extrait", "uittreksel",
@@ -378,7 +377,7 @@ class CitationGate:
         csv_rows = [(handle, chunk, _table_rows(chunk)) for handle, chunk in zip(handles, chunks, strict=True)]
         all_cells = {cell for _, _, rows in csv_rows for row in rows for cell in row}
         body = [line for line in lines
-                if not all(_SEPARATOR_CELL.match(c) for c in _markdown_cells(_strip_citations(line)) if c)]
+                if not all(is_table_separator_cell(c) for c in _markdown_cells(_strip_citations(line)) if c)]
         if not body:
             return []
         header_line, data_lines = body[0], body[1:]
