@@ -1,7 +1,7 @@
 """The citation gate: nothing ungrounded reaches a user.
 
 The model cites the handles the zoom tools gave each chunk ("[S12]"); the gate judges each
-sentence as soon as it is complete (see `bot.gate.sentence_stream`) and releases it — renumbered to
+sentence as soon as it is complete (see `knowledge.sentences`) and releases it — renumbered to
 [1], [2]… in order of first use — or drops it. The rules, in order:
 
 1. A citation is a bracket holding only handles in the ledger's format ("[S3]", "[S3, S7]"; see
@@ -61,12 +61,12 @@ from bot.gate.citation_pages import page_of_quote
 from bot.gate.claims import extract_claims, plain
 from bot.gate.instruction_spans import quotes_instruction_text
 from bot.gate.refusal import refusal_text
-from bot.gate.sentence_stream import SentenceStream
 from bot.gate.support_check import SupportJudge, best_quote, check_support
 from bot.language import detect_language, translation_note
 from bot.source_links import SourceLink
 from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
+from knowledge.sentences import SentenceStream
 
 VETTED_STATUSES = frozenset({"vetted_active", "vetted_archived"})
 REFUSAL_MARKER = "[not covered]"
