@@ -8,10 +8,10 @@ sentences of the first prose. With a chat model configured (settings.chat_model 
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING
 
 from indexing.section_builder import Section
+from knowledge.sentences import split_sentences
 
 if TYPE_CHECKING:
     from config.settings import Settings
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_SUMMARY_CHARS = 700
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _PROMPT = ("Summarise this document in at most three sentences for an employee deciding whether it "
            "answers their question. Use only the material given. Reply in the document's language.\n\n")
 
@@ -30,7 +29,7 @@ def extractive_summary(title: str, sections: list[Section]) -> str:
     for section in sections:
         prose = [b.text for b in section.blocks[1 if section.path else 0:] if not b.is_table and len(b.text) > 80]
         if prose:
-            opening = " ".join(_SENTENCE.split(prose[0])[:2])
+            opening = " ".join(split_sentences(prose[0])[:2])
             break
     parts = [title.strip()]
     if headings:
