@@ -64,9 +64,9 @@ from bot.gate.refusal import refusal_text
 from bot.gate.support_check import SupportJudge, best_quote, check_support
 from bot.language import detect_language, translation_note
 from bot.source_links import SourceLink
-from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
+from knowledge.word_forms import fold_accents
 
 VETTED_STATUSES = frozenset({"vetted_active", "vetted_archived"})
 REFUSAL_MARKER = "[not covered]"

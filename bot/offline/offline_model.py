@@ -62,9 +62,9 @@ from bot.offline.span_scoring import (
     is_heading,
     parse_table,
 )
-from knowledge.bm25 import fold_accents
 from knowledge.change_tool import CHANGES, change_question
 from knowledge.payload import ChunkPayload
+from knowledge.word_forms import fold_accents
 
 __all__ = ["MIN_DENSE", "MIN_LEXICAL", "OfflineRulebookModel", "Plan"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from knowledge.bm25 import fold_accents
+from knowledge.word_forms import fold_accents
 
 _EXONYMS = [
     "Netherlands|Nederland|Pays-Bas|Niederlande|Holland|Hollande",
