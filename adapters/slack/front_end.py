@@ -211,8 +211,8 @@ class SlackFrontEnd:
                 raise RuntimeError("the assistant ended without a final answer")
         except Exception as exc:
             log.exception("answering a Slack question failed")
-            self.usage.emit("error", user_id=user_id, conversation_id=conversation_id, message_id="",
-                            where="slack.answer", error=type(exc).__name__, detail=str(exc)[:300])
+            self.usage.error(user_id=user_id, conversation_id=conversation_id, message_id="",
+                             where="slack.answer", error=type(exc).__name__, detail=str(exc)[:300])
             try:
                 await reply.finish([notice_message(FAILED)])
             except Exception:
@@ -225,9 +225,9 @@ class SlackFrontEnd:
             posted = await reply.finish(messages)
         except Exception as exc:
             log.exception("delivering a Slack answer failed")
-            self.usage.emit("error", user_id=user_id, conversation_id=conversation_id,
-                            message_id=final.message_id, where="slack.deliver",
-                            error=type(exc).__name__, detail=str(exc)[:300])
+            self.usage.error(user_id=user_id, conversation_id=conversation_id,
+                             message_id=final.message_id, where="slack.deliver",
+                             error=type(exc).__name__, detail=str(exc)[:300])
             return None
         return await self.answers.remember(final, conversation_id, posted, roles=user.roles)
 
