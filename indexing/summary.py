@@ -8,6 +8,7 @@ sentences of the first prose. With a chat model configured (settings.chat_model 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexing.section_builder import Section
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_SUMMARY_CHARS = 700
-_PROMPT = ("Summarise this document in at most three sentences for an employee deciding whether it "
-           "answers their question. Use only the material given. Reply in the document's language.\n\n")
+# the material follows the prompt after a blank line
+_PROMPT = (Path(__file__).parent / "prompts" / "summary.md").read_text(encoding="utf-8").strip() + "\n\n"
 
 
 def extractive_summary(title: str, sections: list[Section]) -> str:
