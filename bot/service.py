@@ -351,7 +351,7 @@ def _is_model_error(exc: Exception) -> bool:
 
 def _default_history(settings: Settings) -> HistoryStore:
     try:
-        from bot.memory.history_tables import open_history_store
+        from bot.memory.history_table_storage import open_history_store
     except ImportError:
         return InMemoryHistoryStore()
     return open_history_store(settings)

@@ -20,7 +20,7 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
 question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
-passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.place_names`) — or no passage
+passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.exonyms`) — or no passage
 whose best span is close enough to the question (dense similarity with multilingual-e5 when an
 encoder is available — which also carries French questions to Dutch sources — plus content-word
 overlap). It streams its reply word by word (`_astream`).
@@ -49,7 +49,7 @@ from bot.gate.instruction_spans import document_text_only
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
 from bot.offline.cross_reference import SectionReference, asked_section, references, wants_whole_section
-from bot.offline.place_names import other_forms, rendering_in
+from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.span_scoring import (
     MIN_DENSE,
     MIN_DENSE_OTHER_LANGUAGE,

@@ -14,7 +14,7 @@ from config.secret_values import reveal
 from events.event_log import EventLog, open_event_log
 from events.event_spill import SpillFile
 from events.event_store_sqlite import SqliteEventStore
-from events.event_store_tables import TableEventStore
+from events.event_store_table_storage import TableEventStore
 from events.usage_event import UsageEvent
 
 pytestmark = pytest.mark.azurite

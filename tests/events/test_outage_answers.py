@@ -15,7 +15,7 @@ from bot.memory.history import InMemoryHistoryStore
 from bot.memory.review_queue import JsonlReviewQueue
 from bot.service import AssistantService
 from events.event_log import EventLog
-from events.event_store_tables import TableEventStore
+from events.event_store_table_storage import TableEventStore
 from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.azurite
