@@ -1,4 +1,4 @@
-"""Place names that change from one language to another ("Pays-Bas" = "Nederland").
+"""Exonyms: names of countries and cities that change from one language to another ("Pays-Bas" = "Nederland").
 
 A name in the question that no retrieved passage mentions usually means the rulebooks do not
 cover it ("What does Visa charge?"). A place name is the exception: a French question about the
