@@ -38,14 +38,18 @@ async def slack_api() -> AsyncIterator[SlackApiStandIn]:
 
 
 @pytest.fixture
-def slack_settings(sample_index: Settings, slack_api: SlackApiStandIn) -> Settings:
-    return sample_index.model_copy(update={
+def slack_settings(request: pytest.FixtureRequest, sample_index: Settings, slack_api: SlackApiStandIn) -> Settings:
+    """The Slack front end's settings; a test module that defines `ROLES_YAML` gets it as its roles file."""
+    update: dict[str, Any] = {
         "slack_signing_secret": SIGNING_SECRET,
         "slack_bot_token": "xoxb-test-token",
         "slack_api_url": slack_api.api_url,
         "public_base_url": "http://127.0.0.1:3978",
         "slack_update_interval": UPDATE_INTERVAL,
-    })
+    }
+    if hasattr(request.module, "ROLES_YAML"):
+        update["roles_file"] = request.getfixturevalue("roles_file")
+    return sample_index.model_copy(update=update)
 
 
 @pytest.fixture
