@@ -16,13 +16,20 @@ from adapters.slack import SLACK_FRONT_END, mount_slack
 from adapters.slack.front_end import SlackFrontEnd
 from config.settings import Settings
 from events.usage_sinks import InMemorySink
-from tests.slack.slack_api_stand_in import SlackApiStandIn
+from tests.slack.slack_api_stand_in import TEAM_ID, SlackApiStandIn
 from tests.slack.slack_requests import SlackSender
 
 SIGNING_SECRET = "test-signing-secret"
 UPDATE_INTERVAL = 0.3
 # answered from the sample corpus (the payment devices page), with citations
 QUESTION = "Which payment devices do merchants accept?"
+DM = "D0DM"
+
+
+def dm(text: str, ts: str, **fields: str) -> dict:
+    """A direct message from U0ALICE, as Slack's Events API delivers it (`fields`: thread_ts...)."""
+    return {"type": "message", "channel_type": "im", "channel": DM, "user": "U0ALICE", "text": text,
+            "ts": ts, "team": TEAM_ID, "event_ts": ts, **fields}
 
 
 # An EventSink that keeps what it is given (a stand-in for the event store).
