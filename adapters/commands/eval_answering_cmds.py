@@ -30,12 +30,8 @@ def eval_answering(
     from config.settings import get_settings
     from evals.answering import COLLECTION, run, sample
     from evals.obliqa import (
-        DEFAULT_DOCUMENTS,
-        DEFAULT_QUESTIONS,
         cached_documents,
         document_ids,
-        load_passages,
-        load_questions,
         questions_within,
         subset_collection,
     )
@@ -47,12 +43,7 @@ def eval_answering(
     if views is None:
         raise typer.BadParameter("use normal, excluded or both", param_hint="--view")
     settings = get_settings()
-    try:
-        chunks = load_passages(documents or DEFAULT_DOCUMENTS)
-        qs = load_questions(questions or DEFAULT_QUESTIONS)
-    except FileNotFoundError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
+    chunks, qs = obliqa.load(documents, questions)
     collection = COLLECTION
     subset = None
     if only_cached or documents_limit:

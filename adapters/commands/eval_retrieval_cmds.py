@@ -59,15 +59,11 @@ def eval_obliqa(
     from config.settings import get_settings
     from evals.obliqa import (
         COLLECTION,
-        DEFAULT_DOCUMENTS,
-        DEFAULT_QUESTIONS,
         bm25s_reference,
         cached_documents,
         document_ids,
         evaluate,
         index_passages,
-        load_passages,
-        load_questions,
         questions_within,
         subset_collection,
     )
@@ -77,12 +73,7 @@ def eval_obliqa(
     from knowledge.store import StoreBusyError, open_store
 
     settings = get_settings()
-    try:
-        chunks = load_passages(documents or DEFAULT_DOCUMENTS)
-        qs = load_questions(questions or DEFAULT_QUESTIONS)
-    except FileNotFoundError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
+    chunks, qs = obliqa.load(documents, questions)
     encoder = load_cached_encoder(settings)
     subset: dict[str, object] | None = None
     collection = COLLECTION
