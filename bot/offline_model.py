@@ -163,6 +163,7 @@ class OfflineRulebookModel(BaseChatModel):
     min_dense: float = MIN_DENSE
     min_lexical: float = MIN_LEXICAL
     tool_names: tuple[str, ...] = ()
+    remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
 
     @property
@@ -405,6 +406,8 @@ class OfflineRulebookModel(BaseChatModel):
         vector = self._query_vectors.get(text)
         if vector is None:
             vector = np.asarray(self.encoder.embed_query(text), dtype=np.float32)
+            if not self.remember_queries:
+                return vector  # one question's vectors are still shared: knowledge.query_vectors
             if len(self._query_vectors) > 256:
                 self._query_vectors.clear()
             self._query_vectors[text] = vector

@@ -76,6 +76,7 @@ class HybridSearch:
         self._lock = threading.Lock()
         self.store_calls = 0  # how many searches reached the store (the cache's effect, observable)
         self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
+        self.query_vector_entries = _CACHE_ENTRIES  # 0: keep none across questions (settings.question_caches)
 
     def _embed_query(self, query: str) -> list[float]:
         """Query vectors are kept (LRU) across modes and filters: an eval asks each question in
@@ -88,7 +89,7 @@ class HybridSearch:
         vector = self.encoder.embed_query(query)
         with self._lock:
             self._query_vectors[query] = vector
-            while len(self._query_vectors) > _CACHE_ENTRIES:
+            while len(self._query_vectors) > self.query_vector_entries:
                 self._query_vectors.popitem(last=False)
         return vector
 
