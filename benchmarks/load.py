@@ -183,6 +183,7 @@ class Clients:
     secret: str
     session: aiohttp.ClientSession
     ids: int = 0
+    run_stamp: int = field(default_factory=lambda: int(time.time()))
 
     def next_id(self) -> int:
         self.ids += 1
@@ -209,7 +210,7 @@ async def _wait_final(recorder, key: str, final_of, visible, started: float) -> 
 
 async def ask_teams(clients: Clients, question: str, user: int) -> Outcome:
     n = clients.next_id()
-    conversation = f"a:load-{user}-{n}"
+    conversation = f"a:load-{clients.run_stamp}-{user}-{n}"  # a fresh history, even in a reused data dir
     activity = {"type": "message", "id": f"in-{n}", "channelId": "msteams", "serviceUrl": clients.connector_url,
                 "timestamp": "2026-12-01T10:00:00.000Z", "text": question, "textFormat": "plain", "locale": "en-US",
                 "from": {"id": f"29:user-{user}", "name": f"User {user}", "aadObjectId": f"aad-load-{user}"},
@@ -232,10 +233,10 @@ async def ask_teams(clients: Clients, question: str, user: int) -> Outcome:
 
 async def ask_slack(clients: Clients, question: str, user: int) -> Outcome:
     n = clients.next_id()
-    ts = f"1700000000.{n:06d}"
+    ts = f"{clients.run_stamp}.{n:06d}"  # unique per run: the server dedupes Slack events it has seen
     body = json.dumps({
         "token": "unused", "team_id": "T0LOAD", "api_app_id": "A0LOAD", "type": "event_callback",
-        "event_id": f"EvLOAD{n:08d}", "event_time": int(time.time()),
+        "event_id": f"EvLOAD{clients.run_stamp}{n:08d}", "event_time": int(time.time()),
         "event": {"type": "app_mention", "user": f"U0LOAD{user}", "text": f"<@U0BOT> {question}", "ts": ts,
                   "channel": "C0LOAD", "event_ts": ts},
         "authorizations": [{"team_id": "T0LOAD", "user_id": "U0BOT", "is_bot": True}],
