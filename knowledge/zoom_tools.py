@@ -26,7 +26,7 @@ from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool
 from pydantic import BaseModel, Field
 
 from knowledge.citation_ledger import ToolResultLedger
-from knowledge.knowledge_base import Knowledge, RulebookInfo, SectionRef
+from knowledge.knowledge_base import KnowledgeBase, RulebookInfo, SectionRef
 from knowledge.payload import ChunkPayload
 
 SEARCH_K = 10
@@ -179,7 +179,7 @@ def fixed_scope(roles: Sequence[str] | None, ledger: ToolResultLedger | None) ->
     return ToolScope(tuple(roles), ledger if ledger is not None else ToolResultLedger())
 
 
-def make_zoom_tools(knowledge: Knowledge, roles: Sequence[str] | None = None,
+def make_zoom_tools(knowledge: KnowledgeBase, roles: Sequence[str] | None = None,
                     ledger: ToolResultLedger | None = None) -> list[BaseTool]:
     fixed = fixed_scope(roles, ledger)
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.answer import User
-from knowledge.knowledge_base import Knowledge
+from knowledge.knowledge_base import KnowledgeBase
 from knowledge.query_vectors import QueryVectors, one_question
 from knowledge.zoom_tools import MissingToolScope, make_zoom_tools
 from tests.load.conftest import service_for
@@ -78,9 +78,9 @@ def test_context_bound_tools_refuse_a_call_that_says_nobody_is_asking(load_knowl
 
 async def test_a_question_is_embedded_once_per_answer_and_never_reused_by_the_next(sample_index, tmp_path):
     settings = sample_index.model_copy(update={"question_caches": False})
-    base = Knowledge.from_settings(settings)
+    base = KnowledgeBase.from_settings(settings)
     counting = CountingEncoder(base.searcher.encoder.encoder)
-    knowledge = Knowledge(base.store, counting)
+    knowledge = KnowledgeBase(base.store, counting)
     knowledge.searcher.cache_seconds, knowledge.searcher.query_vector_entries = 0.0, 0
     try:
         service = service_for(settings, knowledge, tmp_path)

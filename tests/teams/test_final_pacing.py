@@ -37,7 +37,7 @@ class QuickAssistant:
 async def test_a_ready_answer_is_final_one_interval_after_the_first_update(tmp_path, sample_index,
                                                                            sample_knowledge, connector):
     from bot.answer import User
-    from bot.event_log import open_event_log
+    from events.event_log import open_event_log
 
     made: list[QuickAssistant] = []
 

@@ -28,7 +28,7 @@ def load_chat_model(name: str, knowledge: Any = None, *, question_caches: bool =
     `question_caches=False` keeps no query vector beyond its question (settings.question_caches)."""
     name = (name or OFFLINE).strip()
     if name == OFFLINE:
-        from bot.offline_model import OfflineRulebookModel
+        from bot.offline.offline_model import OfflineRulebookModel
 
         encoder = getattr(getattr(knowledge, "searcher", None), "encoder", None)
         return OfflineRulebookModel(encoder=encoder, remember_queries=question_caches, **kwargs)
