@@ -170,7 +170,7 @@ class KnowledgeBase:
         knowledge.data_dir = settings.data_dir  # where the audit log lives (knowledge/change_tool.py)
         if not settings.question_caches:  # nothing keyed on a question's text outlives its answer
             knowledge.searcher.cache_seconds = 0.0
-            knowledge.searcher.query_vector_entries = 0
+            knowledge.searcher.keep_query_vectors = False
         return knowledge
 
     def close(self) -> None:

@@ -81,7 +81,7 @@ async def test_a_question_is_embedded_once_per_answer_and_never_reused_by_the_ne
     base = KnowledgeBase.from_settings(settings)
     counting = CountingEncoder(base.searcher.encoder.encoder)
     knowledge = KnowledgeBase(base.store, counting)
-    knowledge.searcher.cache_seconds, knowledge.searcher.query_vector_entries = 0.0, 0
+    knowledge.searcher.cache_seconds, knowledge.searcher.keep_query_vectors = 0.0, False
     try:
         service = service_for(settings, knowledge, tmp_path)
         question = "What is the refund processing fee for card transactions?"
