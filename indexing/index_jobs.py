@@ -58,7 +58,7 @@ def _now() -> str:
 @dataclass
 class IndexJob:
     job_id: str
-    kind: Literal["event", "folder"]
+    kind: Literal["event", "folder", "fill"]
     what: str  # "PS-04 upserted" / the folder
     state: JobState = "queued"
     submitted_at: str = field(default_factory=_now)
@@ -76,7 +76,8 @@ class IndexJob:
 class IndexJobs:
     """The serving process's indexing queue (one worker thread)."""
 
-    def __init__(self, settings: Settings, on_switched: Callable[[str], None] | None = None) -> None:
+    def __init__(self, settings: Settings, on_switched: Callable[[str], None] | None = None,
+                 fill_at_start: bool = True) -> None:
         self.settings = settings
         self.on_switched = on_switched
         self._queue: queue.Queue[tuple[IndexJob, Callable[[IndexJob], dict[str, Any]]] | None] = \
@@ -84,8 +85,23 @@ class IndexJobs:
         self._jobs: OrderedDict[str, IndexJob] = OrderedDict()
         self._lock = threading.Lock()
         self._listeners: list[Callable[[IndexJob], None]] = []
+        self._stop = threading.Event()  # set on close: a dense fill ends after its current batch
         self._worker = threading.Thread(target=self._work, name="rulebook-indexing", daemon=True)
         self._worker.start()
+        if fill_at_start:
+            self.submit_fill()
+
+    def submit_fill(self) -> IndexJob:
+        """Dense vectors a fast first pass (or an interrupted run) left to fill (indexing/dense_fill.py)."""
+        from indexing.pipeline import Indexer
+
+        job = IndexJob(f"job-{uuid.uuid4().hex}", "fill", "dense vectors")
+
+        def run(job: IndexJob) -> dict[str, Any]:
+            return Indexer(self.settings, self._progress(job), on_switched=self._switched(job),
+                           stop=self._stop).fill_dense_only().to_dict()
+
+        return self._submit(job, run)
 
     # --- submitting ------------------------------------------------------------------------
     def submit_event(self, event: DocumentEvent) -> IndexJob:
@@ -94,7 +110,8 @@ class IndexJobs:
         job = IndexJob(f"job-{uuid.uuid4().hex}", "event", f"{event.document_id} {event.action}")
 
         def run(job: IndexJob) -> dict[str, Any]:
-            return apply_event(event, self.settings, self._progress(job), self._switched(job)).to_dict()
+            return apply_event(event, self.settings, self._progress(job), self._switched(job),
+                               stop=self._stop).to_dict()
 
         return self._submit(job, run)
 
@@ -104,7 +121,8 @@ class IndexJobs:
         job = IndexJob(job_id or f"job-{uuid.uuid4().hex}", "folder", str(folder))
 
         def run(job: IndexJob) -> dict[str, Any]:
-            return Indexer(self.settings, self._progress(job), on_switched=self._switched(job)).run(folder).to_dict()
+            return Indexer(self.settings, self._progress(job), on_switched=self._switched(job),
+                           stop=self._stop).run(folder).to_dict()
 
         return self._submit(job, run)
 
@@ -144,6 +162,7 @@ class IndexJobs:
         return False
 
     def close(self, timeout: float = 120.0) -> None:
+        self._stop.set()
         self._queue.put(None)
         self._worker.join(timeout)
 
