@@ -196,6 +196,23 @@ def _first_pass(folder: Path, data_dir: Path, label: str, layout: dict[str, obje
     return settings, summary
 
 
+def _same_tables(new_settings: object, old_settings: object) -> tuple[int, int]:
+    """How many of today's tables (as stored CSV, per rulebook) the new path stores unchanged."""
+    from collections import Counter
+
+    from knowledge.store import open_store
+
+    def tables(settings: object) -> Counter[tuple[str, str]]:
+        store = open_store(settings)  # type: ignore[arg-type]
+        try:
+            return Counter((p.rulebook_id, csv) for p in store.scroll(None) for csv in p.tables_csv)
+        finally:
+            store.close()
+
+    new, old = tables(new_settings), tables(old_settings)
+    return sum((new & old).values()), sum(old.values())
+
+
 def _mix(argv: list[str]) -> int:
     import argparse
     import threading
@@ -223,6 +240,7 @@ def _mix(argv: list[str]) -> int:
         new_settings, new = _first_pass(folder, Path(tmp) / "new", "new path (progressive: first pass)", new_layout)
         old_settings, old = _first_pass(folder, Path(tmp) / "old", "today's stages (camelot's full layout analysis)", {})
         table_extractor.LAYOUT_OPTIONS = new_layout
+        same_tables, old_tables = _same_tables(new_settings, old_settings)
 
         # today's embedder on a fixed sample of the chunks (point order: by hash, i.e. any document)
         store = open_store(new_settings)
@@ -250,6 +268,7 @@ def _mix(argv: list[str]) -> int:
     pages, chunks = new.total("pages"), new.total("chunks")
     print(f"\n{pages} pages, {chunks} chunks, {new.total('tables')} tables (today's stages: {old.total('tables')}), "
           f"{chars:,} characters to embed")
+    print(f"tables the same cell for cell as today's: {same_tables} of {old_tables} (CSV of every stored chunk)")
     print("\nstage by stage, CPU-s (this process + table workers) and pages per CPU-s")
     print(f"{'stage':<22}{'today CPU-s':>12}{'pages/CPU-s':>12}{'new CPU-s':>11}{'pages/CPU-s':>12}")
     stages = [s for s in (*STAGES, "embedding") if s in new.stage_cpu_seconds or s in old.stage_cpu_seconds]

