@@ -22,13 +22,13 @@ from typing import Any
 from aiohttp import web
 
 from adapters.http_hardening import harden
-from adapters.source_links import SourceLinks
+from adapters.role_directory import RoleSource, role_source
 from adapters.source_route import SourceLocator, SourceRoutes
+from adapters.source_server_links import SourceLinks
 from adapters.teams.bot import AssistantLike, RulebookTeamsBot
 from adapters.teams.front_end import TeamsWiring, mount_teams
-from bot.role_directory import RoleSource, role_source
-from bot.usage_event import EventSink
 from config.settings import Settings
+from events.usage_event import EventSink
 
 log = logging.getLogger("rulebook.server")
 
@@ -58,7 +58,7 @@ def default_service(settings: Settings, event_sink: EventSink | None) -> Assista
 def _shared_knowledge(service: Any, settings: Settings) -> tuple[Callable[[], Any], Callable[[], None]]:
     """(the index, opened when first needed; its closer) for the /sources route and Slack shares.
 
-    The service's own `Knowledge` is reused when it has one: the embedded store may be opened
+    The service's own `KnowledgeBase` is reused when it has one: the embedded store may be opened
     only once per process.
     """
     state: dict[str, Any] = {}
@@ -69,9 +69,9 @@ def _shared_knowledge(service: Any, settings: Settings) -> tuple[Callable[[], An
             if own is not None and hasattr(own, "source_uri"):
                 state["knowledge"], state["owned"] = own, False
             else:
-                from knowledge.knowledge_base import Knowledge
+                from knowledge.knowledge_base import KnowledgeBase
 
-                state["knowledge"], state["owned"] = Knowledge.from_settings(settings), True
+                state["knowledge"], state["owned"] = KnowledgeBase.from_settings(settings), True
         return state["knowledge"]
 
     def close() -> None:
@@ -142,7 +142,7 @@ def build_app(settings: Settings, service: AssistantLike | None = None,
     closers: list[Callable[[], Any]] = []
 
     if event_sink is None:
-        from bot.event_log import open_event_log
+        from events.event_log import open_event_log
 
         event_log = open_event_log(settings)
         event_sink = event_log

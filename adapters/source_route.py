@@ -5,7 +5,7 @@ serves the file's bytes as application/pdf; browsers' PDF viewers honour the `#p
 fragment, and the file route checks access again, so a copied file link grants nothing more.
 A PDF kept in Blob Storage is redirected to a short-lived read-only link instead.
 
-What the caller may see comes from the link itself (`adapters.source_links`): a rulebook outside
+What the caller may see comes from the link itself (`adapters.source_server_links`): a rulebook outside
 the link's roles, a rulebook that does not exist and a rulebook without a file all answer the
 same 404.
 
@@ -26,8 +26,8 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 from aiohttp import web
 from cachetools import LRUCache
 
-from adapters.source_links import SourceLinks
-from bot.usage_event import EventSink, UsageEvent
+from adapters.source_server_links import SourceLinks
+from events.usage_event import EventSink, UsageEvent
 
 log = logging.getLogger("rulebook.sources")
 

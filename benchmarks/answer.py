@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.agent.chat_models import load_chat_model  # noqa: E402
 from bot.answer import FinalEvent, TokenEvent, User  # noqa: E402
-from bot.chat_models import load_chat_model  # noqa: E402
-from bot.history import InMemoryHistoryStore  # noqa: E402
-from bot.review_queue import InMemoryReviewQueue  # noqa: E402
+from bot.memory.history import InMemoryHistoryStore  # noqa: E402
+from bot.memory.review_queue import InMemoryReviewQueue  # noqa: E402
 from bot.service import AssistantService  # noqa: E402
-from bot.usage_sinks import InMemorySink  # noqa: E402
 from config.settings import Settings, get_settings  # noqa: E402
+from events.usage_sinks import InMemorySink  # noqa: E402
 
 QUESTIONS = [
     "Can I pay with my fridge?",
@@ -58,9 +58,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run(settings: Settings, rounds: int) -> None:
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     knowledge.searcher.cache_seconds = 0.0
     if knowledge.store.count() == 0:
         sys.exit(f"the index in {settings.data_dir} is empty: run `rulebook index examples/rulebooks` first")

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.event_log import EventLog  # noqa: E402
-from bot.event_store_sqlite import SqliteEventStore  # noqa: E402
-from bot.usage_event import UsageEvent  # noqa: E402
+from events.event_log import EventLog  # noqa: E402
+from events.event_store_sqlite import SqliteEventStore  # noqa: E402
+from events.usage_event import UsageEvent  # noqa: E402
 
 
 def _events(n: int) -> list[UsageEvent]:
@@ -69,7 +69,7 @@ def main() -> None:
         root = Path(tmp)
         measure("sqlite", lambda: SqliteEventStore(root / "events.sqlite"), args.events, root / "spill-sqlite")
         if args.tables:
-            from bot.event_store_tables import TableEventStore
+            from events.event_store_tables import TableEventStore
 
             prefix = "bench" + uuid.uuid4().hex[:8]
             measure("tables", lambda: TableEventStore(args.tables, table_prefix=prefix), args.events,

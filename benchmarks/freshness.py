@@ -77,8 +77,8 @@ def main() -> int:
     from adapters.index_webhook import INDEX_JOBS, SIGNATURE_HEADER, TIMESTAMP_HEADER, sign
     from adapters.server import build_app
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
     from config.settings import Settings
+    from events.usage_sinks import NullSink
     from indexing.pipeline import run_index
     from tests.indexing.live_server import LiveServer
     from tests.indexing.pdf_factory import write_rulebook

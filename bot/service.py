@@ -2,7 +2,7 @@
 
     async for event in bot.service.ask(question, user, conversation_id):
         StatusEvent  "Searching the rulebooks…", "Reading section 4.2 of PS-04…"
-        StepEvent    that tool step ended (ok or not), with the sections it read (`bot.tool_steps`)
+        StepEvent    that tool step ended (ok or not), with the sections it read (`bot.agent.tool_steps`)
         TokenEvent   answer text as the citation gate releases it, in order
         FinalEvent   exactly one, last: the `Answer` (text with [n], citations, tables, outcome)
 
@@ -43,19 +43,19 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from langchain_core.tools import BaseTool
 
-from bot.agent import RunContext, build_agent
+from bot.agent.agent import RunContext, build_agent
+from bot.agent.tool_steps import ToolSteps
 from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent, User
 from bot.answer_slots import AnswerSlots, Busy, busy_text, queued_text
-from bot.citation_gate import CitationGate, GateResult, SourceLedger
-from bot.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
+from bot.gate.citation_gate import CitationGate, GateResult, SourceLedger
+from bot.gate.support_check import SupportJudge
 from bot.language import detect_language
-from bot.review_queue import JsonlReviewQueue, ReviewItem, ReviewQueue
+from bot.memory.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
+from bot.memory.review_queue import JsonlReviewQueue, ReviewItem, ReviewQueue
 from bot.source_links import SourceLink, served_source_link, with_cite_handles
-from bot.support_check import SupportJudge
-from bot.tool_steps import ToolSteps
-from bot.usage_event import EventSink, UsageEvent, pseudonymous_user_id
-from bot.usage_sinks import NullSink
 from config.settings import Settings, get_settings
+from events.usage_event import EventSink, UsageEvent, pseudonymous_user_id
+from events.usage_sinks import NullSink
 
 log = logging.getLogger("rulebook.bot")
 
@@ -146,14 +146,14 @@ class AssistantService:
     @classmethod
     def from_settings(cls, settings: Settings | None = None, **overrides: Any) -> AssistantService:
         """The product's wiring: index, configured model, shared history and event log."""
-        from bot.chat_models import load_chat_model
-        from knowledge.knowledge_base import Knowledge
+        from bot.agent.chat_models import load_chat_model
+        from knowledge.knowledge_base import KnowledgeBase
 
         settings = settings or get_settings()
-        knowledge = overrides.pop("knowledge", None) or Knowledge.from_settings(settings)
+        knowledge = overrides.pop("knowledge", None) or KnowledgeBase.from_settings(settings)
         model = overrides.pop("model", None) or load_chat_model(settings.chat_model, knowledge)
         if "judge" not in overrides and settings.judge_model:
-            from bot.support_check import ModelJudge
+            from bot.gate.support_check import ModelJudge
 
             overrides["judge"] = ModelJudge(load_chat_model(settings.judge_model, knowledge))
         if "history" not in overrides:
@@ -357,7 +357,7 @@ def _is_model_error(exc: Exception) -> bool:
 
 def _default_history(settings: Settings) -> HistoryStore:
     try:
-        from bot.history_tables import open_history_store
+        from bot.memory.history_tables import open_history_store
     except ImportError:
         return InMemoryHistoryStore()
     return open_history_store(settings)
@@ -365,7 +365,7 @@ def _default_history(settings: Settings) -> HistoryStore:
 
 def _default_events(settings: Settings) -> EventSink:
     try:
-        from bot.event_log import open_event_log
+        from events.event_log import open_event_log
     except ImportError:
         return NullSink()
     return open_event_log(settings)

@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     slack_app_token: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
     slack_update_interval: float = 1.0  # seconds between edits/appends of an answer being written
-    roles_file: Path | None = None  # YAML: chat users -> roles (bot/role_directory.py); None = no roles
+    roles_file: Path | None = None  # YAML: chat users -> roles (adapters/role_directory.py); None = no roles
     # web chat (/chat): token -> user id and roles, as JSON or a path to a JSON/YAML file;
     # required when `rulebook serve` listens on a non-loopback address (adapters/web/tokens.py)
     web_tokens: SecretStr | None = None

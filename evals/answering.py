@@ -225,26 +225,26 @@ class ObliqaAnswering:
     indexed_now: int = 0
 
     def open(self, on_progress: Callable[[int], None] | None = None) -> ObliqaAnswering:
-        from bot.history import InMemoryHistoryStore
-        from bot.offline_model import OfflineRulebookModel
-        from bot.review_queue import JsonlReviewQueue
+        from bot.memory.history import InMemoryHistoryStore
+        from bot.memory.review_queue import JsonlReviewQueue
+        from bot.offline.offline_model import OfflineRulebookModel
         from bot.service import AssistantService
-        from bot.usage_sinks import NullSink
         from evals.obliqa import index_passages
+        from events.usage_sinks import NullSink
         from knowledge.embedding_cache import load_cached_encoder
-        from knowledge.knowledge_base import Knowledge
+        from knowledge.knowledge_base import KnowledgeBase
         from knowledge.model_rerank import load_reranker
         from knowledge.store import open_store
 
         encoder = load_cached_encoder(self.settings)
         self.store = open_store(self.settings, collection=self.collection)
         self.indexed_now = index_passages(self.store, encoder, self.chunks, on_progress=on_progress)
-        self.knowledge = Knowledge(self.store, encoder, reranker=load_reranker(self.settings.reranker),
+        self.knowledge = KnowledgeBase(self.store, encoder, reranker=load_reranker(self.settings.reranker),
                                    rerank_threshold=self.settings.rerank_threshold)
         if (self.settings.chat_model or "offline") == "offline":
             self.model = OfflineRulebookModel(encoder=encoder)
         else:
-            from bot.chat_models import load_chat_model
+            from bot.agent.chat_models import load_chat_model
 
             self.model = load_chat_model(self.settings.chat_model, self.knowledge)
         review = JsonlReviewQueue(Path(self.settings.data_dir) / "evals" / "review_queue.jsonl")

@@ -3,7 +3,7 @@
 Input: reports of `rulebook eval answering --calibration` (ObliQA, normal and exclusion views) and
 `rulebook eval exclusion --calibration` (golden sets, expected rulebooks hidden), run with the
 model's thresholds at 0 so that every question without an absent name was answered and its
-signals recorded (`bot.offline_model.Decision`: best span's dense similarity, best span's share of
+signals recorded (`bot.offline.offline_model.Decision`: best span's dense similarity, best span's share of
 the question's content terms). A threshold pair (min_dense, min_lexical) is then replayed exactly:
 a question is answered when max_lexical >= min_lexical or max_dense >= min_dense (and nothing the
 question names is absent); what an answered question cites does not depend on the thresholds.
@@ -30,7 +30,7 @@ from typing import Any
 DENSE_GRID = tuple(round(0.70 + 0.005 * i, 3) for i in range(51))  # 0.70 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
 ELSEWHERE_OVERLAP = 0.6
-MIN_DENSE_OTHER_LANGUAGE = 0.83  # as bot.span_scoring: not swept (too few cross-language dev cases)
+MIN_DENSE_OTHER_LANGUAGE = 0.83  # as bot.offline.span_scoring: not swept (too few cross-language dev cases)
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class Signal:
     blocked_names: bool  # a name or identifier of the question is absent: refused whatever the threshold
     answered: bool  # the gate let an answer through (thresholds at 0)
     right: bool  # normal view: a gold passage / expected page cited; excluded: answered elsewhere
-    max_dense_other_language: float | None = None  # judged against its own fixed bar (bot.span_scoring)
+    max_dense_other_language: float | None = None  # judged against its own fixed bar (bot.offline.span_scoring)
 
 
 def answered_at(s: Signal, min_dense: float, min_lexical: float) -> bool:
@@ -152,7 +152,7 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     held_out = [s for r in answering for s in signals_from_answering(r, "test")]
     held_out += [s for r in exclusion for s in signals_from_exclusion(r, "test")]
     result = {
-        "what": "answer/refuse thresholds of the offline model (bot.span_scoring MIN_DENSE, MIN_LEXICAL)",
+        "what": "answer/refuse thresholds of the offline model (bot.offline.span_scoring MIN_DENSE, MIN_LEXICAL)",
         "method": __doc__.split("\n\n", 1)[1].strip(),
         "dev_signals": {"total": len(signals),
                         "obliqa_normal": sum(s.source == "obliqa" and s.view == "normal" for s in signals),

@@ -54,7 +54,7 @@ class Judge:
     def from_settings(cls, settings: Settings) -> Judge | None:
         if not settings.judge_model:
             return None
-        from bot.chat_models import load_chat_model
+        from bot.agent.chat_models import load_chat_model
 
         return cls(load_chat_model(settings.judge_model, temperature=0))
 

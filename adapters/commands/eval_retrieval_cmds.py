@@ -20,7 +20,7 @@ def eval_retrieval(
     """hit@10 and MRR for dense, BM25, hybrid and hybrid + rerank, side by side, per dev/test part."""
     from config.settings import get_settings
     from evals.retrieval import DEFAULT_GOLDEN, evaluate_golden, load_golden, render_report
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
     if split not in ("dev", "test", "all"):
         raise typer.BadParameter("use dev, test or all", param_hint="--split")
@@ -32,7 +32,7 @@ def eval_retrieval(
         raise typer.Exit(2) from exc
     items = [i for i in items if split == "all" or i.split == split]
     items = items[:limit] if limit else items
-    knowledge = Knowledge.from_settings(get_settings())
+    knowledge = KnowledgeBase.from_settings(get_settings())
     try:
         if knowledge.store.count() == 0:
             typer.echo("error: the index is empty; run `rulebook index PATH` first", err=True)
@@ -73,7 +73,7 @@ def eval_obliqa(
         subset_collection,
     )
     from knowledge.embedding_cache import load_cached_encoder
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
     from knowledge.model_rerank import load_reranker
     from knowledge.store import StoreBusyError, open_store
 
@@ -117,7 +117,7 @@ def eval_obliqa(
     added = index_passages(store, encoder, chunks, on_progress=progress)
     if added:
         print(file=sys.stderr)
-    knowledge = Knowledge(store, encoder, reranker=load_reranker(settings.reranker),
+    knowledge = KnowledgeBase(store, encoder, reranker=load_reranker(settings.reranker),
                           rerank_threshold=settings.rerank_threshold)
     try:
         report = evaluate(knowledge, qs)

@@ -32,9 +32,9 @@ def report(
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON object"),
 ) -> None:
     """Write the usage report (HTML + PNG plots) and print the headline figures."""
-    from bot.event_store import open_event_store
-    from bot.usage_report import compute_usage, default_embed, headline, write_report
     from config.settings import get_settings
+    from events.event_store import open_event_store
+    from events.usage_report import compute_usage, default_embed, headline, write_report
 
     first, last = _day(since, "--since"), _day(until, "--until")
     if first and last and first > last:

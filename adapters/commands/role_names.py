@@ -21,7 +21,7 @@ def index_roles(store: Any) -> set[str]:
 def file_roles(settings: Any) -> set[str]:
     if not getattr(settings, "roles_file", None):
         return set()
-    from bot.role_directory import load_role_directory
+    from adapters.role_directory import load_role_directory
 
     directory = load_role_directory(settings.roles_file)
     found = set(directory.default) | set(directory.emails and

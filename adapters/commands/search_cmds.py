@@ -31,12 +31,12 @@ def search(
     if mode not in MODES:
         raise typer.BadParameter(f"--mode must be one of {', '.join(MODES)}", param_hint="--mode")
     from config.settings import get_settings
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
     from knowledge.store import StoreBusyError
 
     settings = get_settings()
     try:
-        knowledge = Knowledge.from_settings(settings)
+        knowledge = KnowledgeBase.from_settings(settings)
     except StoreBusyError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc

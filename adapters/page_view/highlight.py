@@ -3,7 +3,7 @@
 The quote comes from the index, whose text went through the indexer's repair (pdfium's U+FFFE
 line-break hyphens kept as hyphens, soft hyphens dropped, white space collapsed, ligatures as
 their letters); the page's characters are raw. Both sides are compared by their letters and
-digits only, NFKC-folded and case-folded (as `bot.citation_pages` locates quotes in chunks), so
+digits only, NFKC-folded and case-folded (as `bot.gate.citation_pages` locates quotes in chunks), so
 none of that — nor a line break, a hyphen at a line end or "ﬁ" — matters for where the words are.
 
 A whole quote found verbatim is the common case. Otherwise (a quote that runs over a page break,

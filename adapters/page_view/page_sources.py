@@ -41,7 +41,7 @@ class RulebookPages:
 
 
 class PageSources:
-    """Rulebook metadata and cited chunks through the shared index (`Knowledge`), cached briefly."""
+    """Rulebook metadata and cited chunks through the shared index (`KnowledgeBase`), cached briefly."""
 
     def __init__(self, knowledge: Callable[[], Any], ttl_seconds: float = 60.0) -> None:
         self._knowledge = knowledge

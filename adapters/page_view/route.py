@@ -35,10 +35,10 @@ from adapters.page_view.pdf_pages import (
     pdf_info,
     thumbnail_png,
 )
-from adapters.source_links import SourceLinks
 from adapters.source_route import local_pdf_path, page_number
+from adapters.source_server_links import SourceLinks
 from bot.source_links import CitedSpan, read_cite_handle
-from bot.usage_event import EventSink, UsageEvent
+from events.usage_event import EventSink, UsageEvent
 
 log = logging.getLogger("rulebook.page_view")
 

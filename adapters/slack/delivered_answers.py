@@ -2,7 +2,7 @@
 
 Slack sends a reaction with only the message's channel and ts, and an ephemeral message's button
 click without the message itself, so "Share in channel", "Copy" and feedback need to find the
-answer again. The map lives in the shared store (`bot.message_records`: Table Storage when
+answer again. The map lives in the shared store (`bot.memory.message_records`: Table Storage when
 configured, SQLite otherwise), so it survives a restart and is the same on every replica, for 7
 days. A small in-process cache in front saves the store a read for the clicks of the last minutes.
 
@@ -21,7 +21,7 @@ from typing import Any
 from cachetools import TTLCache
 
 from bot.answer import Answer, AnswerTable, Citation
-from bot.message_records import MessageRecords
+from bot.memory.message_records import MessageRecords
 
 log = logging.getLogger("rulebook.slack")
 

@@ -26,18 +26,18 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient, WebhookResponse
 
+from adapters.role_directory import Identity, Place, RoleSource, role_source
 from adapters.slack.delivered_answers import DeliveredAnswer, DeliveredAnswers
 from adapters.slack.replies import Reply, StreamedReply
 from adapters.slack.sharing import CitationAccess, service_index_access
 from adapters.slack.usage import SlackUsage
-from adapters.source_links import SourceLinks
+from adapters.source_server_links import SourceLinks
 from bot.answer import Answer, AnswerEvent, Citation, StepSource, User
-from bot.message_records import MessageRecords, open_message_records
-from bot.role_directory import Identity, Place, RoleSource, role_source
-from bot.usage_event import EventSink
+from bot.memory.message_records import MessageRecords, open_message_records
 from cards.block_kit import SlackMessage, answer_messages, notice_message
 from config.secret_values import reveal
 from config.settings import Settings
+from events.usage_event import EventSink
 
 log = logging.getLogger("rulebook.slack")
 

@@ -20,12 +20,12 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response
 from slack_bolt.request.async_request import AsyncBoltRequest
 
+from adapters.role_directory import RoleSource
 from adapters.slack.front_end import Assistant, SlackFrontEnd
 from adapters.slack.sharing import CitationAccess
-from bot.role_directory import RoleSource
-from bot.usage_event import EventSink
 from config.secret_values import reveal
 from config.settings import Settings
+from events.usage_event import EventSink
 
 log = logging.getLogger("rulebook.slack")
 

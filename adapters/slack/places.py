@@ -1,4 +1,4 @@
-"""Who will read a Slack answer, and so whose roles it may use (`bot.role_directory`'s place policy).
+"""Who will read a Slack answer, and so whose roles it may use (`adapters.role_directory`'s place policy).
 
 Private, the asker's own roles: a direct message to the app, an AI assistant thread, and the
 ephemeral answer to `/rulebook` (only the asker sees it).
@@ -22,7 +22,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.role_directory import Place
+from adapters.role_directory import Place
 
 log = logging.getLogger("rulebook.slack")
 

@@ -1,5 +1,5 @@
 """May a private answer be shared into a conversation? Not when it cites a rulebook that the
-destination's roles cannot see (`bot.role_directory`'s place policy).
+destination's roles cannot see (`adapters.role_directory`'s place policy).
 
 The answer was made with the asker's roles, so a destination that holds all of them can read
 everything the answer can cite: nothing to look up. Otherwise every citation is checked against
@@ -22,7 +22,7 @@ CitationAccess = Callable[[Citation, tuple[str, ...]], bool]
 
 
 def index_access(knowledge: Callable[[], Any]) -> CitationAccess:
-    """Citations checked against the index (`knowledge.Knowledge`, opened when first needed)."""
+    """Citations checked against the index (`knowledge.knowledge_base.KnowledgeBase`, opened when first needed)."""
     def readable(citation: Citation, roles: tuple[str, ...]) -> bool:
         index = knowledge()
         if citation.chunk_id:

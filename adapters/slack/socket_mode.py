@@ -9,12 +9,12 @@ from __future__ import annotations
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
+from adapters.role_directory import RoleSource
 from adapters.slack.front_end import Assistant, SlackFrontEnd
 from adapters.slack.sharing import CitationAccess
-from bot.role_directory import RoleSource
-from bot.usage_event import EventSink
 from config.secret_values import reveal
 from config.settings import Settings
+from events.usage_event import EventSink
 
 
 async def start_socket_mode(service: Assistant, settings: Settings, event_sink: EventSink | None,

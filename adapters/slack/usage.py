@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Literal
 
-from bot.usage_event import EventSink, PlatformUsage
+from events.usage_event import EventSink, PlatformUsage
 
 log = logging.getLogger("rulebook.slack")
 

@@ -30,7 +30,8 @@ from microsoft_agents.activity import (
 from microsoft_agents.hosting.core import ActivityHandler, ChannelServiceAdapter, ClaimsIdentity, TurnContext
 from microsoft_agents.hosting.core.connector import ConnectorClientBase
 
-from adapters.source_links import SourceLinks
+from adapters.role_directory import Identity, Place, RoleSource
+from adapters.source_server_links import SourceLinks
 from adapters.teams.answer_relay import relay_answer
 from adapters.teams.final_message import MESSAGE_LIMIT, answer_parts, failure_parts
 from adapters.teams.mentions import mentions_bot, question_text
@@ -45,7 +46,6 @@ from adapters.teams.usage import (
     TeamsUsage,
 )
 from bot.answer import AnswerEvent, Citation, User
-from bot.role_directory import Identity, Place, RoleSource
 from cards.adaptive_card import CLOSE_ACTION, COPY_ACTION, card_attachment, copy_dialog_card
 
 log = logging.getLogger("rulebook.teams")

@@ -15,16 +15,16 @@ from aiohttp import web
 from microsoft_agents.hosting.aiohttp import CloudAdapter
 from microsoft_agents.hosting.core import Connections
 
-from adapters.source_links import SourceLinks
+from adapters.role_directory import RoleSource
+from adapters.source_server_links import SourceLinks
 from adapters.teams.authentication import RequestAuthentication, auth_configuration, connection_manager
 from adapters.teams.bot import AssistantLike, RulebookTeamsBot, TeamsBotOptions
 from adapters.teams.connector_clients import RetryPolicy, TeamsClientFactory
 from adapters.teams.endpoint import MessagesEndpoint
 from adapters.teams.teams_settings import TeamsSettings
 from adapters.teams.usage import TeamsUsage
-from bot.role_directory import RoleSource
-from bot.usage_event import EventSink
 from config.settings import Settings
+from events.usage_event import EventSink
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Who will read a Teams answer, and so whose roles it may use (`bot.role_directory`'s place policy).
+"""Who will read a Teams answer, and so whose roles it may use (`adapters.role_directory`'s place policy).
 
 A personal chat is private: the answer uses the asker's own roles (user id, e-mail, tenant).
 A channel thread or a group chat is shared: everyone in it reads the answer, so it uses only the
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from microsoft_agents.activity import Activity, ChannelAccount
 
-from bot.role_directory import Identity, Place
+from adapters.role_directory import Identity, Place
 
 
 def user_id_of(account: ChannelAccount | None) -> str:

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.usage_event import EventSink, PlatformUsage
+from events.usage_event import EventSink, PlatformUsage
 
 log = logging.getLogger("rulebook.teams")
 

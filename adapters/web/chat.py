@@ -26,12 +26,12 @@ from typing import Any
 
 from aiohttp import web
 
-from adapters.source_links import SourceLinks
+from adapters.source_server_links import SourceLinks
 from adapters.web.answer_html import answer_html
 from adapters.web.tokens import LOCAL_USER_ID, WebTokens, WebUser, is_loopback
 from bot.answer import Answer, Citation, FinalEvent, StatusEvent, TokenEvent, User
-from bot.usage_event import EventSink, PlatformUsage, pseudonymous_user_id
 from cards.plain_answer import answer_plain_text
+from events.usage_event import EventSink, PlatformUsage, pseudonymous_user_id
 
 log = logging.getLogger("rulebook.web")
 

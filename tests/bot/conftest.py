@@ -9,24 +9,24 @@ from typing import Any
 import pytest
 from langchain_openai import ChatOpenAI
 
+from bot.agent.chat_models import load_chat_model
 from bot.answer import AnswerEvent, FinalEvent, User
-from bot.chat_models import load_chat_model
-from bot.history import InMemoryHistoryStore
-from bot.review_queue import JsonlReviewQueue
+from bot.memory.history import InMemoryHistoryStore
+from bot.memory.review_queue import JsonlReviewQueue
 from bot.service import AssistantService
-from bot.usage_sinks import InMemorySink
 from config.settings import Settings
-from knowledge.knowledge_base import Knowledge
+from events.usage_sinks import InMemorySink
+from knowledge.knowledge_base import KnowledgeBase
 from tests.bot.openai_standin import OpenAIStandIn, Reply, Script
 
 
 @pytest.fixture(scope="session")
-def knowledge(sample_index: Settings) -> Knowledge:
-    return Knowledge.from_settings(sample_index)
+def knowledge(sample_index: Settings) -> KnowledgeBase:
+    return KnowledgeBase.from_settings(sample_index)
 
 
 @pytest.fixture
-def make_service(knowledge: Knowledge, sample_index: Settings, tmp_path) -> Callable[..., AssistantService]:
+def make_service(knowledge: KnowledgeBase, sample_index: Settings, tmp_path) -> Callable[..., AssistantService]:
     def make(model: Any = None, **overrides: Any) -> AssistantService:
         settings = sample_index.model_copy(update={"data_dir": tmp_path, **overrides.pop("settings", {})})
         overrides.setdefault("history", InMemoryHistoryStore())

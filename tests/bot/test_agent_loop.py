@@ -8,8 +8,8 @@ import re
 from typing import Any
 
 from bot.answer import NO_GROUNDED_ANSWER, StatusEvent, TokenEvent, User
-from bot.history import InMemoryHistoryStore
-from bot.review_queue import JsonlReviewQueue
+from bot.memory.history import InMemoryHistoryStore
+from bot.memory.review_queue import JsonlReviewQueue
 from knowledge.citation_ledger import ToolResultLedger
 from knowledge.payload import ChunkPayload
 from tests.bot.conftest import collect, final_of
@@ -82,9 +82,9 @@ async def test_a_wrong_section_comes_back_with_the_available_ones_and_the_model_
 
 
 async def test_a_rulebook_too_long_to_read_whole_returns_its_sections(standin, make_service, knowledge, sample_index):
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    small = Knowledge(knowledge.store, knowledge.searcher.encoder, full_rulebook_token_limit=50)
+    small = KnowledgeBase(knowledge.store, knowledge.searcher.encoder, full_rulebook_token_limit=50)
 
     def script(body: dict[str, Any]) -> Reply:
         if not tool_texts(body):
@@ -242,7 +242,7 @@ async def test_an_unreachable_model_ends_in_a_clear_final_event(make_service):
 
 
 async def test_an_unreachable_index_ends_in_a_clear_final_event(standin, make_service, knowledge):
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
     class DownStore:  # stands for a Qdrant server that does not answer
         def __getattr__(self, name: str) -> Any:
@@ -250,7 +250,7 @@ async def test_an_unreachable_index_ends_in_a_clear_final_event(standin, make_se
                 raise ConnectionError("Qdrant at qdrant.internal:6333 refused the connection")
             return fail
 
-    down = Knowledge(DownStore(), knowledge.searcher.encoder)  # type: ignore[arg-type]
+    down = KnowledgeBase(DownStore(), knowledge.searcher.encoder)  # type: ignore[arg-type]
     _, model = await standin(lambda body: Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "fridge"})]))
     events = await collect(make_service(model, knowledge=down), "Can I pay with my fridge?")
     answer = final_of(events).answer

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.answer import NO_GROUNDED_ANSWER
-from bot.citation_gate import CitationGate, GateResult
+from bot.gate.citation_gate import CitationGate, GateResult
 from bot.source_links import served_source_link
 from knowledge.payload import ChunkPayload
 

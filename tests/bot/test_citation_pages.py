@@ -3,7 +3,7 @@ chunk (`page_breaks`), and the gate looks the quote up in it."""
 
 from __future__ import annotations
 
-from bot.citation_pages import page_of_quote
+from bot.gate.citation_pages import page_of_quote
 from evals.citation_check import PageTexts, contains
 from indexing.chunker import chunk_section
 from indexing.pdf_text import Line

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from bot.answer import NO_GROUNDED_ANSWER, FinalEvent, StatusEvent, StepEvent, TokenEvent
-from bot.review_queue import JsonlReviewQueue
+from bot.memory.review_queue import JsonlReviewQueue
 from tests.bot.conftest import collect, final_of
 from tests.bot.openai_standin import OpenAIStandIn, Reply, ToolCall
 from tests.bot.test_agent_loop import FRIDGE_SENTENCE, quote_with_handle, tool_texts

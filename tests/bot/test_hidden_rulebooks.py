@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.offline_model import OfflineRulebookModel
+from bot.offline.offline_model import OfflineRulebookModel
 from evals.exclusion import HiddenRulebooks
 from tests.bot.conftest import collect, final_of
 

@@ -1,5 +1,5 @@
 from bot.answer import Answer, Citation
-from bot.history import InMemoryHistoryStore, window
+from bot.memory.history import InMemoryHistoryStore, window
 from bot.service import history_text
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import HumanMessage
 
 from bot.answer import StatusEvent, TokenEvent
-from bot.offline_model import OfflineRulebookModel
+from bot.offline.offline_model import OfflineRulebookModel
 from tests.bot.conftest import collect, final_of
 
 

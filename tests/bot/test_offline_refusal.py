@@ -3,7 +3,7 @@ an eval's observer."""
 
 from __future__ import annotations
 
-from bot.offline_model import Decision, OfflineRulebookModel
+from bot.offline.offline_model import Decision, OfflineRulebookModel
 from tests.bot.conftest import collect, final_of
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.offline_model import OfflineRulebookModel
-from bot.span_scoring import Span, asks_for_list, defines, depends_on_previous, is_condition
+from bot.offline.offline_model import OfflineRulebookModel
+from bot.offline.span_scoring import Span, asks_for_list, defines, depends_on_previous, is_condition
 from knowledge.payload import ChunkPayload
 
 

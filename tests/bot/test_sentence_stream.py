@@ -1,4 +1,4 @@
-from bot.sentence_stream import SentenceStream
+from bot.gate.sentence_stream import SentenceStream
 
 
 def units(text: str, step: int) -> list[str]:

@@ -15,7 +15,7 @@ from evals.e2e_golden import load_golden
 from evals.e2e_report import DEFAULT_BASELINE, load_baseline, split_deltas
 from evals.retrieval import DEFAULT_GOLDEN, evaluate_golden, render_report
 from evals.retrieval import load_golden as load_retrieval_golden
-from knowledge.knowledge_base import Knowledge
+from knowledge.knowledge_base import KnowledgeBase
 
 
 @pytest.fixture
@@ -102,7 +102,7 @@ def test_committed_baselines_without_splits_still_load():
 def test_retrieval_eval_reports_each_part_and_the_gap(sample_index, cli_env):
     items = load_retrieval_golden(DEFAULT_GOLDEN)
     chosen = [i for i in items if i.split == "dev"][:3] + [i for i in items if i.split == "test"][:3]
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     try:
         report = evaluate_golden(knowledge, chosen, modes={"bm25": "bm25"})
     finally:

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from adapters.terminal import terminal_user
-from bot.event_store_sqlite import SqliteEventStore
-from bot.usage_event import pseudonymous_user_id
+from events.event_store_sqlite import SqliteEventStore
+from events.usage_event import pseudonymous_user_id
 from indexing.pipeline import run_index
 from tests.conftest import REPO_ROOT, keep_embedding_cache, make_settings, seed_embedding_cache
 from tests.indexing.pdf_factory import write_rulebook

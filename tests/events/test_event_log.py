@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.event_log import EventLog, open_event_log
-from bot.event_spill import SpillFile
-from bot.event_store_sqlite import SqliteEventStore
-from bot.event_store_tables import TableEventStore
-from bot.usage_event import UsageEvent
 from config.secret_values import reveal
+from events.event_log import EventLog, open_event_log
+from events.event_spill import SpillFile
+from events.event_store_sqlite import SqliteEventStore
+from events.event_store_tables import TableEventStore
+from events.usage_event import UsageEvent
 
 pytestmark = pytest.mark.azurite
 

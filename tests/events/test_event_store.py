@@ -9,11 +9,11 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from azure.data.tables import TableServiceClient
 
-from bot.event_keys import escape_key
-from bot.event_store import open_event_store
-from bot.event_store_sqlite import SqliteEventStore
-from bot.event_store_tables import TableEventStore, fit_data
-from bot.usage_event import UsageEvent, pseudonymous_user_id
+from events.event_keys import escape_key
+from events.event_store import open_event_store
+from events.event_store_sqlite import SqliteEventStore
+from events.event_store_tables import TableEventStore, fit_data
+from events.usage_event import UsageEvent, pseudonymous_user_id
 
 pytestmark = pytest.mark.azurite
 

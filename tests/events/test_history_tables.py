@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from azure.data.tables import TableServiceClient
 
-from bot.history import InMemoryHistoryStore, window
-from bot.history_tables import TableHistoryStore, open_history_store
+from bot.memory.history import InMemoryHistoryStore, window
+from bot.memory.history_tables import TableHistoryStore, open_history_store
 
 pytestmark = pytest.mark.azurite
 

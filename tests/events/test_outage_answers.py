@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 
 from bot.answer import User
-from bot.event_log import EventLog
-from bot.event_store_tables import TableEventStore
-from bot.history import InMemoryHistoryStore
-from bot.review_queue import JsonlReviewQueue
+from bot.memory.history import InMemoryHistoryStore
+from bot.memory.review_queue import JsonlReviewQueue
 from bot.service import AssistantService
+from events.event_log import EventLog
+from events.event_store_tables import TableEventStore
 from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.azurite
@@ -41,11 +41,11 @@ def _wait(condition, timeout: float = 30.0) -> bool:
 
 async def test_azurite_stopped_for_20_of_50_questions_loses_and_duplicates_nothing(
         restartable_azurite, sample_index, tmp_path):
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
     connection = restartable_azurite.connection_string
     event_log = EventLog(TableEventStore(connection, table_prefix="answers"), tmp_path / "spill", **FAST_RETRY)
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     service = AssistantService.from_settings(sample_index, knowledge=knowledge, events=event_log,
                                              history=InMemoryHistoryStore(),
                                              review=JsonlReviewQueue(tmp_path / "review.jsonl"))

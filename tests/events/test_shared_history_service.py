@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.answer import FinalEvent, User
-from bot.history_tables import TableHistoryStore
+from bot.memory.history_tables import TableHistoryStore
 from bot.service import AssistantService
-from bot.usage_sinks import InMemorySink
-from knowledge.knowledge_base import Knowledge
+from events.usage_sinks import InMemorySink
+from knowledge.knowledge_base import KnowledgeBase
 
 pytestmark = pytest.mark.azurite
 
@@ -25,7 +25,7 @@ async def test_two_service_replicas_share_the_conversation_history(sample_index,
     settings = sample_index.model_copy(update={
         "data_dir": tmp_path, "tables_connection_string": azurite.connection_string,
         "tables_prefix": table_prefix, "chat_model": "offline", "judge_model": None})
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     replica_a = AssistantService.from_settings(settings, knowledge=knowledge, events=InMemorySink())
     replica_b = AssistantService.from_settings(settings, knowledge=knowledge, events=InMemorySink())
     # the product's wiring picks Table Storage, one store object per replica

@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from typer.testing import CliRunner
 
-from bot.event_log import EventLog
-from bot.event_store_tables import TableEventStore
-from bot.usage_event import UsageEvent
-from bot.usage_report import compute_usage, is_thanks, write_report
 from config.settings import reset_settings
+from events.event_log import EventLog
+from events.event_store_tables import TableEventStore
+from events.usage_event import UsageEvent
+from events.usage_report import compute_usage, is_thanks, write_report
 
 pytestmark = pytest.mark.azurite
 

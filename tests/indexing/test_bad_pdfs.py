@@ -91,7 +91,7 @@ def test_the_summary_says_no_text_for_a_blank_pdf(tmp_path):
 
 # -- a language we do not speak --------------------------------------------------------------------
 def test_a_spanish_document_is_labelled_spanish_indexed_for_keywords_and_warned_about(tmp_path):
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
     folder = tmp_path / "books"
     folder.mkdir()
@@ -102,7 +102,7 @@ def test_a_spanish_document_is_labelled_spanish_indexed_for_keywords_and_warned_
     spanish = by_id["ES-01_reglamento"]
     assert any("language 'es'" in w and "not one the assistant speaks" in w for w in spanish.warnings)
     assert not by_id["EN-01_rulebook"].warnings
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     try:
         assert {c.language for c in knowledge.store.scroll(None) if c.rulebook_id == "ES-01_reglamento"} == {"es"}
         hits = knowledge.search("ordenante beneficiario hora límite", mode="bm25")
@@ -150,10 +150,10 @@ async def test_a_pdf_with_javascript_is_indexed_flagged_and_served_as_a_download
     from aiohttp import web
 
     from adapters.server import build_app
-    from bot.chat_models import load_chat_model
+    from bot.agent.chat_models import load_chat_model
     from bot.service import AssistantService
-    from bot.usage_sinks import InMemorySink
-    from knowledge.knowledge_base import Knowledge
+    from events.usage_sinks import InMemorySink
+    from knowledge.knowledge_base import KnowledgeBase
 
     folder = tmp_path / "books"
     folder.mkdir()
@@ -174,7 +174,7 @@ async def test_a_pdf_with_javascript_is_indexed_flagged_and_served_as_a_download
 
     port = _free_port()
     settings = settings.model_copy(update={"public_base_url": f"http://127.0.0.1:{port}"})
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     sink = InMemorySink()
     service = AssistantService(knowledge, load_chat_model("offline", knowledge), settings=settings, events=sink)
     runner = web.AppRunner(build_app(settings, service=service, event_sink=sink))

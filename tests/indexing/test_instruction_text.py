@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from adapters.cli import app as cli_app
 from bot.answer import User
-from bot.citation_gate import CitationGate
-from bot.instruction_spans import document_text_only, quotes_instruction_text
+from bot.gate.citation_gate import CitationGate
+from bot.gate.instruction_spans import document_text_only, quotes_instruction_text
 from bot.source_links import served_source_link
 from config.settings import reset_settings
 from evals.instruction_text import HARD_NEGATIVES, POSITIVES
@@ -31,7 +31,7 @@ FEES = {
     "Chapter 1 Fees": ["The fee for a connected refrigerator payment is EUR 0.30 per transaction. " + INJECTION],
     "1.1 Refunds": ["A refund of a connected refrigerator payment costs EUR 0.10. " + lorem("refund", 2)],
 }
-PROMPT = (Path(__file__).resolve().parents[2] / "bot" / "prompts" / "system.md").read_text(encoding="utf-8")
+PROMPT = (Path(__file__).resolve().parents[2] / "bot" / "agent" / "prompts" / "system.md").read_text(encoding="utf-8")
 
 
 # -- the detector ----------------------------------------------------------------------------------
@@ -102,13 +102,13 @@ def test_the_inventory_counts_instruction_text(injected_index):
 
 # -- answering -------------------------------------------------------------------------------------
 async def test_the_offline_model_never_quotes_the_instruction_as_a_fact(injected_index):
-    from bot.chat_models import load_chat_model
+    from bot.agent.chat_models import load_chat_model
     from bot.service import AssistantService
-    from bot.usage_sinks import InMemorySink
-    from knowledge.knowledge_base import Knowledge
+    from events.usage_sinks import InMemorySink
+    from knowledge.knowledge_base import KnowledgeBase
 
     _, settings, _ = injected_index
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     try:
         service = AssistantService(knowledge, load_chat_model("offline", knowledge), settings=settings,
                                    events=InMemorySink())

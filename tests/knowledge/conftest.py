@@ -13,7 +13,7 @@ from knowledge.bm25 import Bm25Encoder
 from knowledge.dense_encoder import load_dense_encoder
 from knowledge.edge_store import EdgeStore
 from knowledge.embedding_cache import CachedDenseEncoder
-from knowledge.knowledge_base import Knowledge
+from knowledge.knowledge_base import KnowledgeBase
 from knowledge.payload import ChunkPayload
 from knowledge.store import StoredChunk
 
@@ -124,19 +124,19 @@ def clock() -> Clock:
 
 @pytest.fixture
 def knowledge(tmp_path: Path, encoder: CachedDenseEncoder, mini_chunks: list[StoredChunk], clock: Clock
-              ) -> Iterator[Knowledge]:
+              ) -> Iterator[KnowledgeBase]:
     store = EdgeStore(tmp_path / "store")
     store.ensure_collection(encoder.dim)
     store.upsert(mini_chunks)
-    kb = Knowledge(store, encoder, clock=clock, full_rulebook_token_limit=100)
+    kb = KnowledgeBase(store, encoder, clock=clock, full_rulebook_token_limit=100)
     yield kb
     kb.close()
 
 
 @pytest.fixture(scope="session")
-def sample_kb(sample_index) -> Iterator[Knowledge]:  # type: ignore[no-untyped-def]
+def sample_kb(sample_index) -> Iterator[KnowledgeBase]:  # type: ignore[no-untyped-def]
     """The real sample corpus (examples/rulebooks), indexed once per session by the root
     conftest's `sample_index`, opened read-only."""
-    kb = Knowledge.from_settings(sample_index)
+    kb = KnowledgeBase.from_settings(sample_index)
     yield kb
     kb.close()

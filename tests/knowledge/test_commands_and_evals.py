@@ -22,7 +22,7 @@ from evals.obliqa import (
 from evals.retrieval import DEFAULT_GOLDEN, REAL_GOLDEN, GoldenQuestion, evaluate_golden, is_hit, load_golden
 from knowledge.edge_store import EdgeStore
 from knowledge.embedding_cache import CachedDenseEncoder
-from knowledge.knowledge_base import Knowledge
+from knowledge.knowledge_base import KnowledgeBase
 from knowledge.store import StoredChunk
 
 
@@ -89,7 +89,7 @@ def test_golden_sets_are_well_formed() -> None:
     assert all(q.rulebook_id == "PS-08-2024" for q in sample if q.include_archived)
 
 
-def test_hit_rule_page_range_or_section(knowledge: Knowledge) -> None:
+def test_hit_rule_page_range_or_section(knowledge: KnowledgeBase) -> None:
     chunk = knowledge.section("PS-01", "3.2").chunks[0]  # pages 5-6, section ["3", "3.2"]
     assert is_hit(chunk, GoldenQuestion("a", "q", "PS-01", "", 6))
     assert is_hit(chunk, GoldenQuestion("b", "q", "PS-01", "Section 3.2", 99))
@@ -97,7 +97,7 @@ def test_hit_rule_page_range_or_section(knowledge: Knowledge) -> None:
     assert not is_hit(chunk, GoldenQuestion("d", "q", "PS-02", "3.2", 5))
 
 
-def test_retrieval_eval_reports_hit_and_mrr_per_mode(knowledge: Knowledge) -> None:
+def test_retrieval_eval_reports_hit_and_mrr_per_mode(knowledge: KnowledgeBase) -> None:
     items = [GoldenQuestion("f", "Can I pay with my fridge?", "PS-02", "2", 3),
              GoldenQuestion("i", "pain.008.001.08", "PS-01", "6", 12),
              GoldenQuestion("r", "treasury overnight currency positions", "RISK-9", "1", 1, roles=("risk",)),
@@ -130,7 +130,7 @@ def test_obliqa_slice_indexes_through_the_store_and_scores(tmp_path: Path, encod
     store = EdgeStore(tmp_path / "obliqa")
     assert index_passages(store, encoder, chosen) == len(chosen)
     assert index_passages(store, encoder, chosen) == 0  # already there: nothing re-indexed
-    report = evaluate(Knowledge(store, encoder), questions)
+    report = evaluate(KnowledgeBase(store, encoder), questions)
     assert set(report["modes"]) == {"dense", "bm25", "hybrid", "hybrid_rerank"}
     assert report["modes"]["hybrid"]["recall_at_10"] > 0.5
     store.close()

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from knowledge.knowledge_base import Knowledge
+from knowledge.knowledge_base import KnowledgeBase
 from knowledge.model_rerank import LexicalReranker, apply_reranker, parse_scores
 from knowledge.section_rerank import section_coherence_rerank
 from knowledge.store import ScoredChunk
@@ -8,18 +8,18 @@ from knowledge.store import ScoredChunk
 from .conftest import Clock
 
 
-def ranked(knowledge: Knowledge, query: str, mode: str, k: int = 10, **kw: object) -> list[str]:
+def ranked(knowledge: KnowledgeBase, query: str, mode: str, k: int = 10, **kw: object) -> list[str]:
     return [h.payload.chunk_id for h in knowledge.search(query, k=k, mode=mode, **kw)]  # type: ignore[arg-type]
 
 
-def test_hybrid_finds_an_exact_identifier_that_dense_alone_misses(knowledge: Knowledge) -> None:
+def test_hybrid_finds_an_exact_identifier_that_dense_alone_misses(knowledge: KnowledgeBase) -> None:
     target = "PS-01:9"  # the only chunk naming pain.008.001.08; its neighbours name other versions
     assert target not in ranked(knowledge, "pain.008.001.08", "dense", k=3)
     assert target in ranked(knowledge, "pain.008.001.08", "hybrid", k=3)
     assert ranked(knowledge, "pain.008.001.08", "bm25", k=1) == [target]
 
 
-def test_hybrid_finds_a_paraphrase_that_bm25_alone_misses(knowledge: Knowledge) -> None:
+def test_hybrid_finds_a_paraphrase_that_bm25_alone_misses(knowledge: KnowledgeBase) -> None:
     target = "PS-02:0"  # "a refrigerator with a touch screen": no word in common with "fridge"
     query = "Can I pay with my fridge?"
     assert target not in ranked(knowledge, query, "bm25", k=5)
@@ -27,20 +27,20 @@ def test_hybrid_finds_a_paraphrase_that_bm25_alone_misses(knowledge: Knowledge) 
     assert ranked(knowledge, query, "dense", k=1) == [target]
 
 
-def test_restricted_rulebook_is_never_returned_without_the_role(knowledge: Knowledge) -> None:
+def test_restricted_rulebook_is_never_returned_without_the_role(knowledge: KnowledgeBase) -> None:
     query = "treasury desk open currency positions overnight limit"
     for mode in ("dense", "bm25", "fused", "hybrid"):
         assert not any(c.startswith("RISK-9") for c in ranked(knowledge, query, mode, k=30)), mode
     assert ranked(knowledge, query, "hybrid", k=1, roles=("risk",)) == ["RISK-9:0"]
 
 
-def test_restricted_and_missing_rulebook_answer_alike(knowledge: Knowledge) -> None:
+def test_restricted_and_missing_rulebook_answer_alike(knowledge: KnowledgeBase) -> None:
     restricted = knowledge.search("treasury limits", rulebook_ids=["RISK-9"])
     missing = knowledge.search("treasury limits", rulebook_ids=["NO-SUCH-BOOK"])
     assert restricted == missing == []
 
 
-def test_archived_versions_only_when_asked_and_then_ranked_below_the_current(knowledge: Knowledge) -> None:
+def test_archived_versions_only_when_asked_and_then_ranked_below_the_current(knowledge: KnowledgeBase) -> None:
     query = "how long can a payer request a refund of an unauthorised transaction"
     default = ranked(knowledge, query, "hybrid")
     assert default and not any(c.startswith("PS-01-2023") for c in default)
@@ -68,7 +68,7 @@ def test_two_versions_of_one_isin_rank_the_older_down() -> None:
     assert older_rulebook_ids([old]) == set()
 
 
-def test_cache_serves_a_repeat_within_ten_seconds_and_not_after(knowledge: Knowledge, clock: Clock) -> None:
+def test_cache_serves_a_repeat_within_ten_seconds_and_not_after(knowledge: KnowledgeBase, clock: Clock) -> None:
     searcher = knowledge.searcher
     first = knowledge.search("annual scheme fee")
     calls = searcher.store_calls
@@ -82,7 +82,7 @@ def test_cache_serves_a_repeat_within_ten_seconds_and_not_after(knowledge: Knowl
 
 
 def test_section_coherence_lifts_a_section_with_several_hits_and_collapses_duplicates(
-        knowledge: Knowledge) -> None:
+        knowledge: KnowledgeBase) -> None:
     fused = knowledge.search("refund request deadline days", k=30, mode="fused")
     payloads = {h.payload.chunk_id: h.payload for h in fused}
     top, lone, pair_a, pair_b = (payloads[c] for c in ("PS-01:8", "PS-01:2", "PS-01:3", "PS-01:4"))
@@ -96,7 +96,7 @@ def test_section_coherence_lifts_a_section_with_several_hits_and_collapses_dupli
     assert [c.payload.chunk_id for c in collapsed] == ["PS-01:3"]
 
 
-def test_reranker_drops_results_under_the_threshold(knowledge: Knowledge) -> None:
+def test_reranker_drops_results_under_the_threshold(knowledge: KnowledgeBase) -> None:
     fused = knowledge.search("annual scheme fee per transaction", k=30, mode="fused")
     scored = apply_reranker(LexicalReranker(), "annual scheme fee per transaction", fused, threshold=0.42)
     assert scored and len(scored) < len(fused)
@@ -105,7 +105,7 @@ def test_reranker_drops_results_under_the_threshold(knowledge: Knowledge) -> Non
     assert [s.score for s in scored] == sorted((s.score for s in scored), reverse=True)
 
 
-def test_configured_reranker_runs_inside_hybrid_search(knowledge: Knowledge) -> None:
+def test_configured_reranker_runs_inside_hybrid_search(knowledge: KnowledgeBase) -> None:
     knowledge.searcher.reranker = LexicalReranker()
     hits = knowledge.search("annual scheme fee per transaction")
     assert hits[0].payload.chunk_id == "PS-01:8"

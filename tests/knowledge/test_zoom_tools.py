@@ -7,17 +7,17 @@ from langchain_core.tools import BaseTool
 from knowledge.citation_ledger import ToolResultLedger
 from knowledge.edge_store import EdgeStore
 from knowledge.embedding_cache import CachedDenseEncoder
-from knowledge.knowledge_base import Knowledge
+from knowledge.knowledge_base import KnowledgeBase
 from knowledge.store import StoredChunk
 from knowledge.zoom_tools import make_zoom_tools
 
 
-def tools_by_name(knowledge: Knowledge, roles: tuple[str, ...] = (), ledger: ToolResultLedger | None = None
+def tools_by_name(knowledge: KnowledgeBase, roles: tuple[str, ...] = (), ledger: ToolResultLedger | None = None
                   ) -> dict[str, BaseTool]:
     return {t.name: t for t in make_zoom_tools(knowledge, roles, ledger)}
 
 
-def test_the_four_tools_never_take_roles_as_an_argument(knowledge: Knowledge) -> None:
+def test_the_four_tools_never_take_roles_as_an_argument(knowledge: KnowledgeBase) -> None:
     tools = tools_by_name(knowledge)
     assert set(tools) == {"search_rulebooks", "retrieve_rulebook_sections", "retrieve_full_rulebook",
                           "list_available_rulebooks"}
@@ -26,7 +26,7 @@ def test_the_four_tools_never_take_roles_as_an_argument(knowledge: Knowledge) ->
         assert len(tool.description) > 80
 
 
-def test_search_hits_carry_handles_that_the_ledger_resolves(knowledge: Knowledge) -> None:
+def test_search_hits_carry_handles_that_the_ledger_resolves(knowledge: KnowledgeBase) -> None:
     ledger = ToolResultLedger()
     tools = tools_by_name(knowledge, ledger=ledger)
     text = tools["search_rulebooks"].invoke({"query": "annual scheme fee"})
@@ -41,7 +41,7 @@ def test_search_hits_carry_handles_that_the_ledger_resolves(knowledge: Knowledge
     assert ledger.lookup("PS-01:8") == cited and ledger.lookup("S99") is None
 
 
-def test_section_retrieval_reassembles_the_section_in_order(knowledge: Knowledge) -> None:
+def test_section_retrieval_reassembles_the_section_in_order(knowledge: KnowledgeBase) -> None:
     result = knowledge.section("PS-01", "3")
     assert [c.chunk_id for c in result.chunks] == ["PS-01:2", "PS-01:3", "PS-01:4"]
     assert result.text.startswith("A payer may request a refund") and "thirty calendar days" in result.text
@@ -52,7 +52,7 @@ def test_section_retrieval_reassembles_the_section_in_order(knowledge: Knowledge
     assert text.index("ten business days") < text.index("thirty calendar days")
 
 
-def test_a_misspelled_section_returns_the_closest_candidates(knowledge: Knowledge) -> None:
+def test_a_misspelled_section_returns_the_closest_candidates(knowledge: KnowledgeBase) -> None:
     result = knowledge.section("PS-01", "4.21")
     assert not result.found and result.candidates
     assert result.candidates[0].key == "4.2.1"
@@ -63,7 +63,7 @@ def test_a_misspelled_section_returns_the_closest_candidates(knowledge: Knowledg
     assert "not found" in text and "4.2.1 Message formats" in text
 
 
-def test_full_rulebook_guard_refuses_with_the_section_list(knowledge: Knowledge) -> None:
+def test_full_rulebook_guard_refuses_with_the_section_list(knowledge: KnowledgeBase) -> None:
     # the fixture's limit is 100 tokens: PS-01 is ~300, PS-03 (reason codes) about as long, KID-NL is short
     refused = knowledge.full_rulebook("PS-01")
     assert refused.refused and not refused.chunks and refused.tokens > refused.limit
@@ -74,7 +74,7 @@ def test_full_rulebook_guard_refuses_with_the_section_list(knowledge: Knowledge)
     assert not whole.refused and [c.chunk_index for c in whole.chunks] == [0, 1]
 
 
-def test_list_available_rulebooks_respects_roles(knowledge: Knowledge) -> None:
+def test_list_available_rulebooks_respects_roles(knowledge: KnowledgeBase) -> None:
     public = tools_by_name(knowledge)["list_available_rulebooks"].invoke({})
     assert "PS-01: Credit Transfer Scheme Rulebook" in public and "RISK-9" not in public
     assert "PS-01-2023" not in public  # archived: not offered
@@ -84,11 +84,11 @@ def test_list_available_rulebooks_respects_roles(knowledge: Knowledge) -> None:
 
 
 def test_no_access_reads_byte_for_byte_like_does_not_exist(
-        knowledge: Knowledge, tmp_path: Path, encoder: CachedDenseEncoder, mini_chunks: list[StoredChunk]) -> None:
+        knowledge: KnowledgeBase, tmp_path: Path, encoder: CachedDenseEncoder, mini_chunks: list[StoredChunk]) -> None:
     without = EdgeStore(tmp_path / "without-risk")
     without.ensure_collection(encoder.dim)
     without.upsert([c for c in mini_chunks if c.payload.rulebook_id != "RISK-9"])
-    absent = Knowledge(without, encoder)
+    absent = KnowledgeBase(without, encoder)
     calls = [("search_rulebooks", {"query": "treasury desk limits", "rulebook_ids": ["RISK-9"]}),
              ("search_rulebooks", {"query": "treasury desk open currency positions"}),
              ("retrieve_rulebook_sections", {"rulebook_id": "RISK-9", "section_path": "1"}),

@@ -10,19 +10,19 @@ import pytest
 
 @pytest.fixture(scope="session")
 def load_knowledge(sample_index: Any) -> Iterator[Any]:
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     yield knowledge
     knowledge.close()
 
 
 def service_for(settings: Any, knowledge: Any, tmp_path: Any, **setting_overrides: Any) -> Any:
     """The real assistant (offline model) on the sample corpus, with its own history and queue."""
-    from bot.history import InMemoryHistoryStore
-    from bot.review_queue import JsonlReviewQueue
+    from bot.memory.history import InMemoryHistoryStore
+    from bot.memory.review_queue import JsonlReviewQueue
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     settings = settings.model_copy(update=setting_overrides)
     return AssistantService.from_settings(settings, knowledge=knowledge, events=NullSink(),

@@ -25,7 +25,7 @@ def _free_port() -> int:
 @pytest.fixture
 async def hardened(sample_index, load_knowledge, tmp_path) -> AsyncIterator[str]:
     from adapters.server import build_app
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     port = _free_port()
     settings = sample_index.model_copy(update={

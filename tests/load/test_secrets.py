@@ -20,7 +20,7 @@ import aiohttp
 import pytest
 from pydantic import SecretStr
 
-from adapters.source_links import SourceLinks
+from adapters.source_server_links import SourceLinks
 from benchmarks.load_standins import ConnectorRecorder, teams_final
 from config.secret_values import KEY_FILE_NAME, reveal
 from config.settings import Settings

@@ -14,8 +14,8 @@ from aiohttp import web
 
 from adapters.slack import SLACK_FRONT_END, mount_slack
 from adapters.slack.front_end import SlackFrontEnd
-from bot.usage_sinks import InMemorySink
 from config.settings import Settings
+from events.usage_sinks import InMemorySink
 from tests.slack.slack_api_stand_in import SlackApiStandIn
 from tests.slack.slack_requests import SlackSender
 
@@ -56,9 +56,9 @@ def events() -> RecordingSink:
 @pytest.fixture(scope="session")
 def sample_knowledge(sample_index: Settings) -> Iterator[Any]:
     """The indexed sample corpus, opened once: the embedded store is opened once per process."""
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     yield knowledge
     knowledge.close()
 
@@ -66,8 +66,8 @@ def sample_knowledge(sample_index: Settings) -> Iterator[Any]:
 @pytest.fixture
 def service(slack_settings: Settings, events: RecordingSink, sample_knowledge: Any, tmp_path: Path) -> Any:
     """The real assistant (offline model) on the sample corpus, with its own history and review queue."""
-    from bot.history import InMemoryHistoryStore
-    from bot.review_queue import JsonlReviewQueue
+    from bot.memory.history import InMemoryHistoryStore
+    from bot.memory.review_queue import JsonlReviewQueue
     from bot.service import AssistantService
 
     return AssistantService.from_settings(slack_settings, knowledge=sample_knowledge, events=events,
@@ -99,7 +99,7 @@ async def start_bot(settings: Settings, service: Any, events: RecordingSink, sla
     """The bot's server on a free loopback port, its message records in `records_path` (this
     test's own; a second server on the same path is the same process restarted)."""
     from adapters.slack.delivered_answers import DeliveredAnswers
-    from bot.message_records import SqliteMessageRecords
+    from bot.memory.message_records import SqliteMessageRecords
 
     app = build_bot_app(settings, service, events)
     front = app[SLACK_FRONT_END]

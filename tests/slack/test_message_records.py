@@ -9,7 +9,12 @@ import pytest
 
 from adapters.slack.delivered_answers import DeliveredAnswers
 from bot.answer import Answer, AnswerTable, Citation
-from bot.message_records import RETENTION, SqliteMessageRecords, TableMessageRecords, open_message_records
+from bot.memory.message_records import (
+    RETENTION,
+    SqliteMessageRecords,
+    TableMessageRecords,
+    open_message_records,
+)
 from config.settings import Settings
 from tests.events.conftest import azurite, table_prefix  # noqa: F401  (fixtures)
 

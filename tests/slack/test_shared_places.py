@@ -1,4 +1,4 @@
-"""Shared places get only what the place is granted (bot.role_directory's place policy).
+"""Shared places get only what the place is granted (adapters.role_directory's place policy).
 
 A risk officer's @mention in a channel or multi-person DM is answered as an unmapped colleague's
 would be; her DM still gets PS-07; a workspace the roles file grants risk-officer does get PS-07

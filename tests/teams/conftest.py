@@ -78,17 +78,17 @@ async def connector() -> AsyncIterator[ConnectorStandIn]:
 @pytest.fixture(scope="session")
 def sample_knowledge(sample_index: Any) -> Iterator[Any]:
     """The indexed sample corpus (root conftest's `sample_index`), opened once for the session."""
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     yield knowledge
     knowledge.close()
 
 
 def real_service(settings: Any, knowledge: Any, event_log: Any, tmp_path: Path) -> Any:
     """The real assistant (configured model: the offline one in tests) on the sample corpus."""
-    from bot.history import InMemoryHistoryStore
-    from bot.review_queue import JsonlReviewQueue
+    from bot.memory.history import InMemoryHistoryStore
+    from bot.memory.review_queue import JsonlReviewQueue
     from bot.service import AssistantService
 
     return AssistantService.from_settings(settings, knowledge=knowledge, events=event_log,
@@ -134,7 +134,7 @@ async def start_server(tmp_path: Path, base_settings: Any, knowledge: Any,
                        **build_options: Any) -> tuple[RunningServer, web.AppRunner]:
     """The real server on a free loopback port, with the real assistant and a real event log."""
     from adapters.server import build_app
-    from bot.event_log import open_event_log
+    from events.event_log import open_event_log
 
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"

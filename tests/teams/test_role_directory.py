@@ -1,4 +1,4 @@
-"""The role directory (bot/role_directory.py), shared by the Teams and Slack front ends: how its
+"""The role directory (adapters/role_directory.py), shared by the Teams and Slack front ends: how its
 entries combine, how a bad file is reported, and how it follows edits of its file."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.role_directory import (
+from adapters.role_directory import (
     Identity,
     Place,
     RoleDirectoryError,

@@ -13,7 +13,7 @@ def _routes(app) -> set[str]:
 
 def _build(sample_index, sample_knowledge, tmp_path, **overrides):
     from adapters.server import build_app
-    from bot.event_log import open_event_log
+    from events.event_log import open_event_log
 
     settings = sample_index.model_copy(update={"data_dir": tmp_path, **overrides})
     event_log = open_event_log(settings, register_exit=False)

@@ -1,4 +1,4 @@
-"""Shared places get only what the place is granted (bot.role_directory's place policy).
+"""Shared places get only what the place is granted (adapters.role_directory's place policy).
 
 A risk officer asking in a channel or a group chat gets what an unmapped colleague gets there; in
 her personal chat she still gets PS-07; a channel of a team the roles file grants risk-officer

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 
-from adapters.source_links import SourceLinks
+from adapters.source_server_links import SourceLinks
 
 
 async def _get(url: str, follow: bool = False) -> tuple[int, dict, bytes]:

@@ -36,9 +36,9 @@ def skip_or_fail(reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def sample_knowledge(sample_index: Any) -> Iterator[Any]:
-    from knowledge.knowledge_base import Knowledge
+    from knowledge.knowledge_base import KnowledgeBase
 
-    knowledge = Knowledge.from_settings(sample_index)
+    knowledge = KnowledgeBase.from_settings(sample_index)
     yield knowledge
     knowledge.close()
 
@@ -75,10 +75,10 @@ class WebServer:
 async def start_web_server(tmp_path: Path, sample_index: Any, knowledge: Any, **overrides: Any
                            ) -> tuple[WebServer, web.AppRunner]:
     from adapters.server import build_app
-    from bot.history import InMemoryHistoryStore
-    from bot.review_queue import JsonlReviewQueue
+    from bot.memory.history import InMemoryHistoryStore
+    from bot.memory.review_queue import JsonlReviewQueue
     from bot.service import AssistantService
-    from bot.usage_sinks import InMemorySink
+    from events.usage_sinks import InMemorySink
 
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from adapters.page_view.highlight import fold
-from adapters.source_links import SourceLinks
+from adapters.source_server_links import SourceLinks
 from adapters.web.answer_html import answer_html
 from bot.answer import Citation, FinalEvent, User
 from bot.source_links import read_cite_handle, served_source_link, with_cite_handles
@@ -50,9 +50,9 @@ def test_service_links_for_the_terminal_open_the_view_with_the_highlight():
 
 async def test_answers_carry_view_links_and_their_highlights_hold_the_quotes(sample_index, sample_knowledge):
     """The fast form of `python -m evals.highlight_check`: a few golden questions, prose and tables."""
-    from bot.history import InMemoryHistoryStore
+    from bot.memory.history import InMemoryHistoryStore
     from bot.service import AssistantService
-    from bot.usage_sinks import NullSink
+    from events.usage_sinks import NullSink
 
     service = AssistantService.from_settings(sample_index, knowledge=sample_knowledge, events=NullSink(),
                                              history=InMemoryHistoryStore())

@@ -10,7 +10,7 @@ import pytest
 
 from adapters.page_view.highlight import fold, highlight, read_back
 from adapters.page_view.pdf_pages import page_chars
-from adapters.source_links import SourceLinks
+from adapters.source_server_links import SourceLinks
 from bot.answer import Citation
 from bot.source_links import cite_handle, read_cite_handle
 from tests.conftest import SAMPLE_CORPUS

@@ -22,7 +22,6 @@ from slack_sdk.errors import SlackApiError
 
 from adapters.slack.places import share_destination
 from adapters.slack.sharing import unshareable_rulebooks
-from bot.usage_event import pseudonymous_user_id
 from cards.block_kit import (
     ACTION_COPY,
     ACTION_FEEDBACK,
@@ -33,6 +32,7 @@ from cards.block_kit import (
     plain_answer,
     text_from_blocks,
 )
+from events.usage_event import pseudonymous_user_id
 
 if TYPE_CHECKING:
     from adapters.slack.front_end import SlackFrontEnd

@@ -1,6 +1,6 @@
 """The usage event: what the bot, Teams, Slack and the source server record about each interaction.
 
-The event log (`bot.event_log`) takes these through a bounded queue; the store behind it is Azure
+The event log (`events.event_log`) takes these through a bounded queue; the store behind it is Azure
 Table Storage or a local SQLite file with the same interface.
 """
 

@@ -1,6 +1,6 @@
 """The local event store: one SQLite file under the data dir, same interface as Table Storage.
 
-The rows mirror the Table Storage design (`bot.event_keys`): `day` plays the PartitionKey,
+The rows mirror the Table Storage design (`events.event_keys`): `day` plays the PartitionKey,
 `row_key` the RowKey, with an index on each of `(day, row_key)` and `(conversation_id, row_key)`
 so the same two reads stay cheap. `event_id` is the primary key and writes are
 `INSERT OR REPLACE`, so a retried or replayed event leaves one row. WAL mode lets the report read
@@ -15,9 +15,9 @@ from collections.abc import Iterator, Sequence
 from datetime import date
 from pathlib import Path
 
-from bot.event_keys import event_day, event_row_key, format_time
-from bot.event_store import dump_data, event_from_record
-from bot.usage_event import UsageEvent
+from events.event_keys import event_day, event_row_key, format_time
+from events.event_store import dump_data, event_from_record
+from events.usage_event import UsageEvent
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (

@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from bot.event_keys import format_time
-from bot.usage_event import UsageEvent
+from events.event_keys import format_time
+from events.usage_event import UsageEvent
 
 Embed = Callable[[list[str]], Sequence[Sequence[float]]]  # texts -> one vector each
 REPHRASE_SIMILARITY = 0.88

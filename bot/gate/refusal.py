@@ -5,7 +5,7 @@ and whatever the model wrote around the marker is discarded: a compromised or co
 could otherwise put anything (its system prompt, an instruction it read in a document) after the
 marker and have it shown. What the refusal says is built here from facts the assistant itself
 holds:
-- a request for advice gets the fixed advice refusal (`bot.advice_request`);
+- a request for advice gets the fixed advice refusal (`bot.offline.advice_request`);
 - otherwise the fixed "the rulebooks do not cover this question", then the names and identifiers
   of the QUESTION (the user's own words) that no passage shown in this run contains ("They do not
   mention Visa."), then which rulebooks were searched: every rulebook the asker may consult (a
@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.advice_request import advice_refusal, is_advice_request
-from bot.claims import extract_claims
+from bot.gate.claims import extract_claims
 from bot.language import normalise_language
+from bot.offline.advice_request import advice_refusal, is_advice_request
 from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
 

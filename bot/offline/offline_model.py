@@ -3,16 +3,16 @@
 It is honest about what it is: not a language model but a quoting engine that speaks the chat
 model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversation and decides:
 0. a request for advice ("Should I invest…", "devrais-je conseiller…") is refused at once with a
-   plain line that it gives no advice (`bot.advice_request`): no search, nothing quoted;
+   plain line that it gives no advice (`bot.offline.advice_request`): no search, nothing quoted;
 1. no search yet for this question → call `search_rulebooks` (a follow-up such as "and for
    cross-border?" is searched together with the previous question);
 2. read a whole section with `retrieve_rulebook_sections` (at most two per question) when
    - the question names one ("Summarise section 2.2 …"),
    - or the top hits gather in one section (two of the top three),
    - or the best sentence points elsewhere ("… as set out in Rulebook PS-08, section 3.3") and
-     that rulebook is one the search showed (`bot.cross_reference`);
+     that rulebook is one the search showed (`bot.offline.cross_reference`);
 3. otherwise answer: pick the most relevant sentences and table rows of what the tools returned
-   (`bot.span_scoring`) and quote them verbatim, each with the citation handle of its chunk, under
+   (`bot.offline.span_scoring`) and quote them verbatim, each with the citation handle of its chunk, under
    a one-line frame in the question's language (which names the source language when it
    differs); a table answers as a markdown table copied cell for cell; a question about a whole
    section gets that section's opening sentences in order; a followed cross-reference adds the
@@ -20,7 +20,7 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
 question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
-passage writes in its own language ("Pays-Bas" / "Nederland", `bot.place_names`) — or no passage
+passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.place_names`) — or no passage
 whose best span is close enough to the question (dense similarity with multilingual-e5 when an
 encoder is available — which also carries French questions to Dutch sources — plus content-word
 overlap). It streams its reply word by word (`_astream`).
@@ -44,13 +44,13 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr
 
-from bot.advice_request import advice_refusal, is_advice_request
-from bot.claims import extract_claims
-from bot.cross_reference import SectionReference, asked_section, references, wants_whole_section
-from bot.instruction_spans import document_text_only
+from bot.gate.claims import extract_claims
+from bot.gate.instruction_spans import document_text_only
 from bot.language import detect_language, language_name
-from bot.place_names import other_forms, rendering_in
-from bot.span_scoring import (
+from bot.offline.advice_request import advice_refusal, is_advice_request
+from bot.offline.cross_reference import SectionReference, asked_section, references, wants_whole_section
+from bot.offline.place_names import other_forms, rendering_in
+from bot.offline.span_scoring import (
     MIN_DENSE,
     MIN_DENSE_OTHER_LANGUAGE,
     MIN_LEXICAL,

@@ -25,7 +25,7 @@ def load_chat_model(name: str, knowledge: Any = None, **kwargs: Any) -> BaseChat
     """The chat model named `name`. `knowledge` lets the offline model score sentences densely."""
     name = (name or OFFLINE).strip()
     if name == OFFLINE:
-        from bot.offline_model import OfflineRulebookModel
+        from bot.offline.offline_model import OfflineRulebookModel
 
         encoder = getattr(getattr(knowledge, "searcher", None), "encoder", None)
         return OfflineRulebookModel(encoder=encoder, **kwargs)

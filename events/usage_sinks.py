@@ -1,12 +1,12 @@
 """Event sinks for when no event log is configured (tests, benchmarks, a bare library call).
 
-The product's sink is `bot.event_log.EventLog` (Table Storage or SQLite behind a queue); these
+The product's sink is `events.event_log.EventLog` (Table Storage or SQLite behind a queue); these
 two implement the same `EventSink` protocol without any store.
 """
 
 from __future__ import annotations
 
-from bot.usage_event import UsageEvent
+from events.usage_event import UsageEvent
 
 
 class NullSink:

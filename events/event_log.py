@@ -2,13 +2,13 @@
 
 `emit()` puts the event on a bounded in-memory queue and returns (microseconds, no I/O); when the
 queue is full it appends the event to the spill file instead of dropping it. One background
-thread drains the queue in batches into the store (`bot.event_store`: Table Storage or SQLite),
+thread drains the queue in batches into the store (`events.event_store`: Table Storage or SQLite),
 so the same object serves aiohttp handlers and synchronous CLI commands alike, and a slow store
 never touches the event loop.
 
 A batch the store fails to take is retried with exponential backoff (0.1 s, 0.2 s, 0.4 s … by
 default). If it still fails, the store is taken as down: the batch and everything emitted
-meanwhile go to the spill file (`bot.event_spill`), and the writer probes the store by replaying
+meanwhile go to the spill file (`events.event_spill`), and the writer probes the store by replaying
 the spill, at growing intervals, until it answers again. Every write is an upsert keyed by the
 event itself, and the spill file records how far a replay got, so nothing is lost and nothing is
 stored twice. Events the store refuses for good land in `rejected.jsonl` beside the spill.
@@ -30,14 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.event_spill import SpillFile
-from bot.event_store import (
+from events.event_spill import SpillFile
+from events.event_store import (
     EventStore,
     RejectedEvents,
     event_to_record,
     open_event_store,
 )
-from bot.usage_event import UsageEvent
+from events.usage_event import UsageEvent
 
 log = logging.getLogger("rulebook.events")
 

@@ -1,7 +1,7 @@
 """The citation gate: nothing ungrounded reaches a user.
 
 The model cites the handles the zoom tools gave each chunk ("[S12]"); the gate judges each
-sentence as soon as it is complete (see `bot.sentence_stream`) and releases it â€” renumbered to
+sentence as soon as it is complete (see `bot.gate.sentence_stream`) and releases it â€” renumbered to
 [1], [2]â€¦ in order of first use â€” or drops it. The rules, in order:
 
 1. A citation is a bracket holding only handles in the ledger's format ("[S3]", "[S3, S7]"; see
@@ -15,12 +15,12 @@ sentence as soon as it is complete (see `bot.sentence_stream`) and releases it â
    released, though (what reached a screen must be in the final answer): once a sentence has been
    released, such a citation drops its sentence, keeps the answer and sends the draft to the
    review queue with the reason (`GateResult.review_reason`).
-3. A cited sentence must be supported by its cited spans (`bot.support_check`), else dropped; a
+3. A cited sentence must be supported by its cited spans (`bot.gate.support_check`), else dropped; a
    sentence whose support is text the indexer flagged as addressing the reader or the assistant
-   as an instruction (`ChunkPayload.instruction_spans`, see `bot.instruction_spans`) is dropped
+   as an instruction (`ChunkPayload.instruction_spans`, see `bot.gate.instruction_spans`) is dropped
    too: such text is document content to quote about, never a fact to pass on.
 4. An uncited sentence is allowed only as framing, and framing carries no facts: no number,
-   amount, date, code, identifier or proper name (`bot.claims`), and it is either a lead-in
+   amount, date, code, identifier or proper name (`bot.gate.claims`), and it is either a lead-in
    (ends with ":"), a question back to the user (ends with "?"), a markdown heading, or it talks
    about the sources themselves (mentions the rulebook / section / source / quote, in English,
    Dutch, French or German). Everything else uncited is an uncited claim and is dropped.
@@ -28,7 +28,7 @@ sentence as soon as it is complete (see `bot.sentence_stream`) and releases it â
    table) the gate keeps, and framing after the last one is released when the draft is complete
    and the answer stands. An answer blocked or refused in the end has shown nothing.
    A refusal (the draft carries "[not covered]" and keeps no cited sentence) shows none of the
-   model's words: its text is ours (`bot.refusal`), in the question's language.
+   model's words: its text is ours (`bot.gate.refusal`), in the question's language.
 5. Tables: a run of lines starting with "|". It is judged when complete. Its citations are those
    in its rows, or else those of the sentence right before it (its caption). Each data row is
    kept only if its non-empty cells all occur in ONE row of a cited chunk's table CSV; the header
@@ -38,12 +38,12 @@ sentence as soon as it is complete (see `bot.sentence_stream`) and releases it â
    (with our fixed refusal text) when the draft carries the refusal marker, else blocked; no cited sentence or table kept â†’
    blocked. Blocked answers read `NO_GROUNDED_ANSWER` and go to the review queue.
 
-Pages: a citation names the page on which its quoted span starts (`bot.citation_pages`); two
+Pages: a citation names the page on which its quoted span starts (`bot.gate.citation_pages`); two
 sentences quoting one chunk on two different pages get two citations.
 
 Languages: the answer's language is the question's. A citation whose chunk is in another
 language carries a translation note. How support is checked across languages is written down in
-`bot.support_check`.
+`bot.gate.support_check`.
 """
 
 from __future__ import annotations
@@ -57,14 +57,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from bot.answer import NO_GROUNDED_ANSWER, AnswerTable, Citation, Outcome
-from bot.citation_pages import page_of_quote
-from bot.claims import extract_claims, plain
-from bot.instruction_spans import quotes_instruction_text
+from bot.gate.citation_pages import page_of_quote
+from bot.gate.claims import extract_claims, plain
+from bot.gate.instruction_spans import quotes_instruction_text
+from bot.gate.refusal import refusal_text
+from bot.gate.sentence_stream import SentenceStream
+from bot.gate.support_check import SupportJudge, best_quote, check_support
 from bot.language import detect_language, translation_note
-from bot.refusal import refusal_text
-from bot.sentence_stream import SentenceStream
 from bot.source_links import SourceLink
-from bot.support_check import SupportJudge, best_quote, check_support
 from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
 

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bot.event_store import event_from_record, event_to_record
-from bot.usage_event import UsageEvent
+from events.event_store import event_from_record, event_to_record
+from events.usage_event import UsageEvent
 
 log = logging.getLogger("rulebook.events")
 
@@ -71,8 +71,11 @@ class SpillFile:
         return len(lines)
 
     def has_pending(self) -> bool:
-        if self.pending_path.exists() and self.pending_path.stat().st_size > 0:
-            return True
+        try:  # the writer may rotate the file away between a check and a stat
+            if self.pending_path.stat().st_size > 0:
+                return True
+        except FileNotFoundError:
+            pass
         return any(self._replaying_files())
 
     def pending_count(self) -> int:

@@ -10,7 +10,7 @@ Two backends with one interface, chosen like the event log's (`open_message_reco
 
 - `TableMessageRecords`: Azure Table Storage (`<prefix>messagerecords`) when
   `RULEBOOK_TABLES_CONNECTION_STRING` is set. PartitionKey = the record's kind, RowKey = its key
-  (both escaped, `bot.event_keys.escape_key`); the JSON value is split over `data_<i>` string
+  (both escaped, `events.event_keys.escape_key`); the JSON value is split over `data_<i>` string
   properties (a property holds 32,768 UTF-16 characters, an entity 1 MiB), with `expires` as an
   ISO time. Table Storage has no TTL: an expired row reads as absent and is deleted when read.
 - `SqliteMessageRecords`: one SQLite file under the data dir (`message_records.sqlite`); expired
@@ -30,8 +30,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.event_keys import escape_key
-from bot.event_store import DEFAULT_TABLE_PREFIX
+from events.event_keys import escape_key
+from events.event_store import DEFAULT_TABLE_PREFIX
 
 RETENTION = timedelta(days=7)
 _PART_CHARS = 30_000
@@ -93,7 +93,7 @@ class TableMessageRecords:
                  retention: timedelta = RETENTION) -> None:
         from azure.data.tables import TableServiceClient
 
-        from bot.event_store_tables import client_options
+        from events.event_store_tables import client_options
 
         self.retention = retention
         self.table_name = f"{table_prefix}messagerecords"

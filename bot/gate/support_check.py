@@ -2,7 +2,7 @@
 
 Default, lexical (no model needed):
 1. Every fact of the sentence (number, amount, date, code, identifier, proper name; see
-   `bot.claims`) must appear in at least one cited span. This rule holds in every mode.
+   `bot.gate.claims`) must appear in at least one cited span. This rule holds in every mode.
 2. Then, with a judge model configured (`RULEBOOK_JUDGE_MODEL`), the judge decides (an
    entailment question; translations are fine when they keep the meaning).
 3. Without a judge: at least `MIN_OVERLAP` of the sentence's content-word stems must occur in
@@ -26,7 +26,7 @@ from typing import Protocol
 
 from langchain_core.language_models import BaseChatModel
 
-from bot.claims import Claims, SpanIndex, extract_claims, plain
+from bot.gate.claims import Claims, SpanIndex, extract_claims, plain
 from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
 

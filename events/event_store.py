@@ -2,7 +2,7 @@
 
 `open_event_store(settings)` picks Table Storage when `RULEBOOK_TABLES_CONNECTION_STRING` is set,
 SQLite under the data dir otherwise. Both stores upsert by the event's own keys
-(`bot.event_keys`), so writing an event twice leaves one row: the event log relies on that to
+(`events.event_keys`), so writing an event twice leaves one row: the event log relies on that to
 retry and replay without duplicates.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from datetime import date
 from typing import Any, Protocol
 
-from bot.event_keys import format_time, parse_time
-from bot.usage_event import UsageEvent
+from events.event_keys import format_time, parse_time
+from events.usage_event import UsageEvent
 
 DEFAULT_TABLE_PREFIX = "rulebook"
 
@@ -86,11 +86,11 @@ def dump_data(data: dict[str, Any]) -> str:
 
 def open_event_store(settings: Any, table_prefix: str | None = None) -> EventStore:
     if settings.tables_connection_string:
-        from bot.event_store_tables import TableEventStore
         from config.secret_values import reveal
+        from events.event_store_tables import TableEventStore
 
         prefix = table_prefix or getattr(settings, "tables_prefix", None) or DEFAULT_TABLE_PREFIX
         return TableEventStore(reveal(settings.tables_connection_string), table_prefix=prefix)
-    from bot.event_store_sqlite import SqliteEventStore
+    from events.event_store_sqlite import SqliteEventStore
 
     return SqliteEventStore(settings.data_dir / "events.sqlite")

@@ -1,10 +1,10 @@
 """Conversation history in Azure Table Storage, so several bot replicas share each conversation.
 
-Implements `bot.history.HistoryStore`. One table, `<prefix>history`:
+Implements `bot.memory.history.HistoryStore`. One table, `<prefix>history`:
 
 | PartitionKey | RowKey | properties |
 |---|---|---|
-| conversation id, escaped (`bot.event_keys.escape_key`) | `<10^19 - epoch µs, 20 digits>_<999 - i>_<random>` | role, content, conversation_id, at |
+| conversation id, escaped (`events.event_keys.escape_key`) | `<10^19 - epoch µs, 20 digits>_<999 - i>_<random>` | role, content, conversation_id, at |
 
 - A conversation is one partition, so `get` is a single-partition query and `append` is one
   entity-group transaction: the question and its answer land together or not at all.
@@ -33,10 +33,10 @@ from typing import Any
 from azure.core.exceptions import ResourceNotFoundError
 from azure.data.tables import TableServiceClient
 
-from bot.event_keys import escape_key
-from bot.event_store import DEFAULT_TABLE_PREFIX
-from bot.event_store_tables import client_options
-from bot.history import HistoryMessage, HistoryStore, InMemoryHistoryStore
+from bot.memory.history import HistoryMessage, HistoryStore, InMemoryHistoryStore
+from events.event_keys import escape_key
+from events.event_store import DEFAULT_TABLE_PREFIX
+from events.event_store_tables import client_options
 
 _CONTENT_CHARS = 30_000  # one string property holds at most 32,768 UTF-16 characters
 _TRANSACTION_OPS = 100

@@ -1,4 +1,4 @@
-"""Usage events in Azure Table Storage (`azure-data-tables`); keys and their reasons in `bot.event_keys`.
+"""Usage events in Azure Table Storage (`azure-data-tables`); keys and their reasons in `events.event_keys`.
 
 Two tables, `<prefix>events` (by day) and `<prefix>eventsbyconv` (by conversation), each row a
 full copy of the event. Writes go as entity-group transactions (one partition, at most 100
@@ -24,9 +24,9 @@ from typing import Any
 from azure.core.exceptions import HttpResponseError
 from azure.data.tables import TableServiceClient, UpdateMode
 
-from bot.event_keys import escape_key, event_day, event_row_key
-from bot.event_store import DEFAULT_TABLE_PREFIX, RejectedEvents, dump_data, event_from_record
-from bot.usage_event import UsageEvent
+from events.event_keys import escape_key, event_day, event_row_key
+from events.event_store import DEFAULT_TABLE_PREFIX, RejectedEvents, dump_data, event_from_record
+from events.usage_event import UsageEvent
 
 _TRANSACTION_OPS = 100
 _TRANSACTION_CHARS = 2_000_000  # the service allows 4 MiB; leave room for the multipart framing

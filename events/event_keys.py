@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 
-from bot.usage_event import UsageEvent
+from events.usage_event import UsageEvent
 
 # Table Storage keys may be up to 1 KiB; conversation ids are far shorter, but do not trust that.
 _MAX_KEY_CHARS = 200

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.claims import extract_claims
-from bot.sentence_stream import SentenceStream
+from bot.gate.claims import extract_claims
+from bot.gate.sentence_stream import SentenceStream
 from knowledge.bm25 import fold_accents, tokenize
 from knowledge.payload import ChunkPayload
 
