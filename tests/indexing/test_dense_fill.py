@@ -12,7 +12,7 @@ from qdrant_client import QdrantClient
 from indexing.dense_fill import dense_coverage, fill_dense
 from indexing.pipeline import Indexer, run_index
 from knowledge.edge_store import EdgeStore
-from knowledge.knowledge_base import Knowledge
+from knowledge.knowledge_base import KnowledgeBase
 from knowledge.server_store import ServerStore
 from knowledge.store import StoredChunk, open_store
 from tests.conftest import keep_embedding_cache, make_settings, seed_embedding_cache
@@ -58,7 +58,7 @@ def test_first_pass_is_searchable_and_the_fill_completes_it_later(tmp_path):
     assert first.searchable_seconds is not None and first.searchable_seconds <= first.seconds
     assert _coverage(settings) == (0, chunks)
 
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     try:  # searchable already: the BM25 leg finds it, the hybrid search too, the dense leg nothing yet
         assert any("EUR 25" in h.payload.text for h in knowledge.search("annual card fee", k=5, mode="bm25"))
         assert any("EUR 25" in h.payload.text for h in knowledge.search("annual card fee", k=5))
@@ -72,7 +72,7 @@ def test_first_pass_is_searchable_and_the_fill_completes_it_later(tmp_path):
     assert second.dense_filled == chunks and second.dense_pending == 0
     assert (second.dense_chunks, second.index_chunks) == (chunks, chunks)
     assert _coverage(settings) == (chunks, chunks)
-    knowledge = Knowledge.from_settings(settings)
+    knowledge = KnowledgeBase.from_settings(settings)
     try:
         assert any("EUR 25" in h.payload.text for h in knowledge.search("annual card fee", k=5, mode="dense"))
     finally:
