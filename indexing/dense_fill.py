@@ -22,7 +22,6 @@ vector), so the next `rulebook index` or `rulebook serve` carries on where it st
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +32,12 @@ from knowledge.payload import ChunkPayload
 
 FILL_BATCH = 128  # points per round: read, embedded (in the encoder's batches), written together
 FillProgress = Callable[[int, int], None]  # (points filled so far, points to fill at the start)
+
+
+class StopSignal(Protocol):
+    """A threading.Event, or anything that says when to stop (serve: closing, or a job waits)."""
+
+    def is_set(self) -> bool: ...
 
 
 class FillableStore(Protocol):
@@ -63,7 +68,7 @@ def dense_coverage(store: Any) -> tuple[int, int] | None:
 
 
 def fill_dense(store: FillableStore, encoder: Any, progress: FillProgress | None = None,
-               stop: threading.Event | None = None, batch: int = FILL_BATCH) -> FillReport:
+               stop: StopSignal | None = None, batch: int = FILL_BATCH) -> FillReport:
     """Embed and store the dense vector of every live point that has none, `batch` at a time."""
     wall, cpu = time.perf_counter(), time.process_time()
     with_dense, total = store.count_dense()

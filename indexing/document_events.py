@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import threading
 import urllib.parse
 import urllib.request
 from datetime import UTC, datetime
@@ -32,6 +31,7 @@ from indexing.lifecycle import Inventory, InventoryItem, file_sha256
 
 if TYPE_CHECKING:
     from config.settings import Settings
+    from indexing.dense_fill import StopSignal
     from indexing.pipeline import IndexSummary, ProgressCallback
 
 Action = Literal["upserted", "withdrawn", "deleted"]
@@ -137,7 +137,7 @@ def _source_of(event: DocumentEvent, state: IndexState) -> str:
 
 
 def apply_event(event: DocumentEvent, settings: Settings, progress: ProgressCallback | None = None,
-                on_switched: Any = None, stop: threading.Event | None = None) -> IndexSummary:
+                on_switched: Any = None, stop: StopSignal | None = None) -> IndexSummary:
     from indexing.pipeline import Indexer
 
     indexer = Indexer(settings, progress, on_switched=on_switched, stop=stop)

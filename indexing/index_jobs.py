@@ -86,6 +86,9 @@ class IndexJobs:
         self._lock = threading.Lock()
         self._listeners: list[Callable[[IndexJob], None]] = []
         self._stop = threading.Event()  # set on close: a dense fill ends after its current batch
+        # a dense fill (minutes to hours for a new corpus) gives way to any job queued behind it
+        # (a webhook's one-section change must not wait for it) and is queued again after it
+        self._fill_yield = _YieldToQueue(self._stop, self._queue)
         self._worker = threading.Thread(target=self._work, name="rulebook-indexing", daemon=True)
         self._worker.start()
         if fill_at_start:
@@ -99,7 +102,7 @@ class IndexJobs:
 
         def run(job: IndexJob) -> dict[str, Any]:
             return Indexer(self.settings, self._progress(job), on_switched=self._switched(job),
-                           stop=self._stop).fill_dense_only().to_dict()
+                           stop=self._fill_yield).fill_dense_only().to_dict()
 
         return self._submit(job, run)
 
@@ -111,7 +114,7 @@ class IndexJobs:
 
         def run(job: IndexJob) -> dict[str, Any]:
             return apply_event(event, self.settings, self._progress(job), self._switched(job),
-                               stop=self._stop).to_dict()
+                               stop=self._fill_yield).to_dict()
 
         return self._submit(job, run)
 
@@ -122,7 +125,7 @@ class IndexJobs:
 
         def run(job: IndexJob) -> dict[str, Any]:
             return Indexer(self.settings, self._progress(job), on_switched=self._switched(job),
-                           stop=self._stop).run(folder).to_dict()
+                           stop=self._fill_yield).run(folder).to_dict()
 
         return self._submit(job, run)
 
@@ -193,6 +196,9 @@ class IndexJobs:
             try:
                 job.summary = run(job)
                 job.state = "done"
+                summary = job.summary or {}
+                if summary.get("dense_stopped") and summary.get("dense_pending") and not self._stop.is_set():
+                    self.submit_fill()  # it gave way to a queued job: carry on after that one
             except Exception as exc:  # noqa: BLE001 — a failed job is reported, the queue goes on
                 log.warning("indexing job %s (%s) failed: %s", job.job_id, job.what, exc)
                 job.error, job.state = f"{type(exc).__name__}: {exc}", "failed"
@@ -205,6 +211,16 @@ class IndexJobs:
                 listener(job)
             except Exception:  # noqa: BLE001
                 log.exception("job listener failed")
+
+
+class _YieldToQueue:
+    """The indexer's stop signal (`is_set()`): the server is closing, or another job waits."""
+
+    def __init__(self, stop: threading.Event, waiting: queue.Queue[Any]) -> None:
+        self._stop, self._waiting = stop, waiting
+
+    def is_set(self) -> bool:
+        return self._stop.is_set() or not self._waiting.empty()
 
 
 # --- serve.json and the request folder ------------------------------------------------------

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from indexing.audit_log import AuditEvent, append_events
 from indexing.chunker import chunk_sections
+from indexing.dense_fill import StopSignal
 from indexing.document_flags import flag_indexed
 from indexing.document_parser import ParsedDocument, parse_document
 from indexing.index_state import DocumentState, IndexState, SectionState
@@ -75,6 +75,7 @@ class IndexSummary:
     searchable_seconds: float | None = None
     dense_filled: int = 0
     dense_pending: int = 0
+    dense_stopped: bool = False  # the fill was asked to stop (it gave way, or serve is closing)
     dense_chunks: int = 0  # live chunks in the whole index with a dense vector
     index_chunks: int = 0  # live chunks in the whole index
 
@@ -120,6 +121,7 @@ class IndexSummary:
             "searchable_seconds": None if self.searchable_seconds is None else round(self.searchable_seconds, 2),
             "dense_filled": self.dense_filled,
             "dense_pending": self.dense_pending,
+            "dense_stopped": self.dense_stopped,
             "dense_chunks": self.dense_chunks,
             "index_chunks": self.index_chunks,
             "documents_with_active_content": sum(1 for d in self.indexed if d.active_content),
@@ -133,7 +135,7 @@ class Indexer:
     """One indexing run against the configured store, embedder and data dir."""
 
     def __init__(self, settings: Settings, progress: ProgressCallback | None = None,
-                 on_switched: Callable[[str], None] | None = None, stop: threading.Event | None = None) -> None:
+                 on_switched: Callable[[str], None] | None = None, stop: StopSignal | None = None) -> None:
         self.settings = settings
         # dense vectors after the first pass (indexing/dense_fill.py) unless configured inline
         self.defer_dense = getattr(settings, "index_dense", "background") != "inline"
@@ -238,7 +240,7 @@ class Indexer:
         encoder = self._dense()
         with self._stage("embedding"):
             report = fill_dense(store, encoder, progress, stop=self.stop)  # type: ignore[arg-type]
-        summary.dense_filled, summary.dense_pending = report.filled, report.pending
+        summary.dense_filled, summary.dense_pending, summary.dense_stopped = report.filled, report.pending, report.stopped
         summary.dense_chunks, summary.index_chunks = store.count_dense()  # type: ignore[attr-defined]
 
     @contextmanager

@@ -175,3 +175,32 @@ def test_fill_dense_fills_every_point_and_reports_progress(half_dense):
     assert report.pending == 0 and not report.stopped
     assert seen[-1] == (len(CHUNKS) - 2, len(CHUNKS) - 2) and encoder.calls == 2
     assert half_dense.missing_dense() == []
+
+
+def test_serve_fills_at_start_and_a_fill_gives_way_to_a_queued_job(tmp_path):
+    import queue
+
+    from indexing.index_jobs import IndexJobs, _YieldToQueue
+
+    closing, waiting = threading.Event(), queue.Queue()
+    signal = _YieldToQueue(closing, waiting)
+    assert not signal.is_set()
+    waiting.put("a webhook event")
+    assert signal.is_set()  # another job waits: the fill stops after its batch, and is queued again
+    waiting.get()
+    closing.set()
+    assert signal.is_set()
+
+    folder, data_dir = _folder(tmp_path), tmp_path / "data"
+    settings = make_settings(data_dir)
+    stopped = threading.Event()
+    stopped.set()
+    chunks = Indexer(settings, stop=stopped).run(folder).total("chunks")
+    seed_embedding_cache(data_dir)
+    jobs = IndexJobs(settings)  # what `rulebook serve` starts: a fill of what is missing, first thing
+    try:
+        assert jobs.wait_idle(300)
+    finally:
+        jobs.close()
+    assert _coverage(settings) == (chunks, chunks)
+    keep_embedding_cache(data_dir)
