@@ -29,13 +29,7 @@ COMMAND_MODULES = (
 )
 
 for _name in COMMAND_MODULES:
-    try:
-        _module = importlib.import_module(_name)
-    except ModuleNotFoundError as exc:  # a job not built yet must not break the others
-        if exc.name != _name:
-            raise
-        continue
-    _module.register(app, eval_app)
+    importlib.import_module(_name).register(app, eval_app)
 
 
 def main() -> None:

@@ -46,14 +46,14 @@ from __future__ import annotations
 
 import logging
 import os
-import time
-from collections import OrderedDict
+import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+from cachetools import TTLCache
 
 log = logging.getLogger("rulebook.roles")
 
@@ -196,8 +196,9 @@ class RoleSource:
         self.path = path
         self._directory = directory or RoleDirectory()
         self._stamp = self._file_stamp() if path else None
-        self._email_ttl = email_cache_seconds
-        self._emails: OrderedDict[tuple[str, str], tuple[float, str | None]] = OrderedDict()
+        # (platform, user id) -> e-mail address or None; Teams and Slack share one source
+        self._emails: TTLCache[tuple[str, str], str | None] = TTLCache(EMAIL_CACHE_SIZE, email_cache_seconds)
+        self._emails_lock = threading.Lock()
 
     @classmethod
     def from_file(cls, path: Path, **options: Any) -> RoleSource:
@@ -250,10 +251,9 @@ class RoleSource:
 
     async def _email(self, identity: Identity, lookup_email: EmailLookup) -> str | None:
         key = (identity.platform, identity.user_id)
-        cached = self._emails.get(key)
-        now = time.monotonic()
-        if cached is not None and now - cached[0] < self._email_ttl:
-            return cached[1]
+        with self._emails_lock:
+            if key in self._emails:
+                return self._emails[key]
         try:
             email = await lookup_email()
         except Exception as exc:
@@ -261,10 +261,8 @@ class RoleSource:
             log.warning("could not look up the e-mail address of a %s user: %s: %s",
                         identity.platform, type(exc).__name__, exc)
             return None
-        self._emails[key] = (now, email or None)
-        self._emails.move_to_end(key)
-        while len(self._emails) > EMAIL_CACHE_SIZE:
-            self._emails.popitem(last=False)
+        with self._emails_lock:
+            self._emails[key] = email or None
         return email or None
 
 

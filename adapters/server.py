@@ -14,7 +14,6 @@ service or sink, `rulebook serve` passes none and gets the configured ones.
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -108,13 +107,7 @@ def _mount_slack(app: web.Application, service: AssistantLike, settings: Setting
     mounted = {"http": False, "socket_mode": False}
     if not settings.slack_signing_secret and not settings.slack_app_token:
         return mounted
-    try:
-        slack = importlib.import_module("adapters.slack")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("adapters.slack", "slack_bolt", "slack_sdk"):
-            raise
-        log.warning("Slack settings are present but the Slack front end is not available (%s)", exc)
-        return mounted
+    import adapters.slack as slack  # slack-bolt loads only where Slack is configured
     from adapters.slack.sharing import index_access
 
     # "Share in channel" asks the same index whether the destination may read each citation

@@ -27,7 +27,7 @@ from aiohttp import web
 from cachetools import LRUCache
 
 from adapters.source_server_links import SourceLinks
-from events.usage_event import EventSink, UsageEvent
+from events.usage_event import EventSink, SourceClickData, emit_usage
 
 log = logging.getLogger("rulebook.sources")
 
@@ -125,13 +125,5 @@ class SourceRoutes:
         return response
 
     def _log_click(self, request: web.Request, rulebook_id: str, page: int) -> None:
-        if self._sink is None:
-            return
-        event = UsageEvent(kind="source_click", conversation_id="",
-                           message_id=request.query.get("m", ""), user_hash="",
-                           platform=request.query.get("via", "") or "web",
-                           data={"rulebook_id": rulebook_id, "page": page})
-        try:
-            self._sink.emit(event)
-        except Exception:
-            log.exception("could not log a source click")
+        emit_usage(self._sink, "source_click", SourceClickData(rulebook_id=rulebook_id, page=page),
+                   platform=request.query.get("via", "") or "web", message_id=request.query.get("m", ""))

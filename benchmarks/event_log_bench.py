@@ -69,7 +69,7 @@ def main() -> None:
         root = Path(tmp)
         measure("sqlite", lambda: SqliteEventStore(root / "events.sqlite"), args.events, root / "spill-sqlite")
         if args.tables:
-            from events.event_store_tables import TableEventStore
+            from events.event_store_table_storage import TableEventStore
 
             prefix = "bench" + uuid.uuid4().hex[:8]
             measure("tables", lambda: TableEventStore(args.tables, table_prefix=prefix), args.events,

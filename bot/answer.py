@@ -5,10 +5,19 @@ Adapters (Teams, Slack, terminal) and cards consume these types and nothing else
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 Outcome = Literal["answered", "refused", "blocked"]
+
+# A cell of the row under a markdown table's header: dashes, with a colon at either end for
+# alignment. The one rule for answers: the gate judges tables by it and the cards render by it.
+_TABLE_SEPARATOR_CELL = re.compile(r"^\s*:?-{2,}:?\s*$")
+
+
+def is_table_separator_cell(cell: str) -> bool:
+    return bool(_TABLE_SEPARATOR_CELL.match(cell))
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Which language a question or sentence is in, and the few phrases the bot itself says in it.
 
-Detection is `knowledge.bm25.guess_language` (`knowledge.language_id`: clear function words,
+Detection is `knowledge.language_id.supported_language` (clear function words,
 else py3langid restricted to English, Dutch, French and German), the same the index uses, so the
 bot and the index agree on what "the language of a text" means. A text without letters counts
 as English, the corpus' main language.
@@ -8,7 +8,7 @@ as English, the corpus' main language.
 
 from __future__ import annotations
 
-from knowledge.bm25 import guess_language
+from knowledge.language_id import supported_language
 
 SUPPORTED = ("en", "nl", "fr", "de")
 DEFAULT_LANGUAGE = "en"
@@ -23,7 +23,7 @@ LANGUAGE_NAMES: dict[str, dict[str, str]] = {
 
 
 def detect_language(text: str, default: str = DEFAULT_LANGUAGE) -> str:
-    return guess_language(text) or default
+    return supported_language(text) or default
 
 
 def normalise_language(code: str | None) -> str:

@@ -54,7 +54,7 @@ from bot.memory.history import HistoryStore, InMemoryHistoryStore, to_langchain,
 from bot.memory.review_queue import JsonlReviewQueue, ReviewItem, ReviewQueue
 from bot.source_links import SourceLink, served_source_link, with_cite_handles
 from config.settings import Settings, get_settings
-from events.usage_event import EventSink, UsageEvent, pseudonymous_user_id
+from events.usage_event import EventKind, EventSink, UsageData, emit_usage, pseudonymous_user_id
 from events.usage_sinks import NullSink
 
 log = logging.getLogger("rulebook.bot")
@@ -163,15 +163,9 @@ class AssistantService:
         return cls(knowledge, model, settings=settings, **overrides)
 
     # -- events --------------------------------------------------------------------------------
-    def emit(self, kind: str, run: _Run, data: dict[str, Any]) -> None:
-        try:
-            self.events.emit(UsageEvent(
-                kind=kind,  # type: ignore[arg-type]
-                conversation_id=run.conversation_id, message_id=run.message_id,
-                user_hash=pseudonymous_user_id(run.user.id, self.settings.user_hash_key),
-                platform=run.user.platform, data=data))
-        except Exception:  # an event must never cost an answer
-            log.exception("event sink failed")
+    def emit(self, kind: EventKind, run: _Run, data: UsageData) -> None:
+        emit_usage(self.events, kind, data, platform=run.user.platform, conversation_id=run.conversation_id,
+                   message_id=run.message_id, user_id=run.user.id, user_hash_key=self.settings.user_hash_key)
 
     # -- the question --------------------------------------------------------------------------
     async def ask(self, question: str, user: User, conversation_id: str) -> AsyncIterator[AnswerEvent]:
@@ -357,7 +351,7 @@ def _is_model_error(exc: Exception) -> bool:
 
 def _default_history(settings: Settings) -> HistoryStore:
     try:
-        from bot.memory.history_tables import open_history_store
+        from bot.memory.history_table_storage import open_history_store
     except ImportError:
         return InMemoryHistoryStore()
     return open_history_store(settings)

@@ -11,9 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from bot.answer import AnswerTable
-
-_SEPARATOR_CELL = re.compile(r"^\s*:?-{3,}:?\s*$")
+from bot.answer import AnswerTable, is_table_separator_cell
 
 
 def _clean_cell(value: object) -> str:
@@ -115,7 +113,7 @@ def find_markdown_tables(text: str) -> list[MarkdownTableSpan]:
     while i < len(lines) - 1:
         header, separator = lines[i], lines[i + 1]
         sep_cells = _split_row(separator) if "|" in separator or "-" in separator else []
-        if ("|" in header and sep_cells and all(_SEPARATOR_CELL.match(c) for c in sep_cells)
+        if ("|" in header and sep_cells and all(is_table_separator_cell(c) for c in sep_cells)
                 and len(_split_row(header)) == len(sep_cells)):
             columns = _split_row(header)
             rows: list[list[str]] = []

@@ -240,7 +240,7 @@ class ObliqaAnswering:
         self.store = open_store(self.settings, collection=self.collection)
         self.indexed_now = index_passages(self.store, encoder, self.chunks, on_progress=on_progress)
         self.knowledge = KnowledgeBase(self.store, encoder, reranker=load_reranker(self.settings.reranker),
-                                   rerank_threshold=self.settings.rerank_threshold)
+                                       rerank_threshold=self.settings.rerank_threshold)
         if (self.settings.chat_model or "offline") == "offline":
             self.model = OfflineRulebookModel(encoder=encoder)
         else:

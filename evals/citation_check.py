@@ -2,7 +2,9 @@
 is each released sentence supported by the span it cites?
 
 These checks deliberately do not import the bot's citation gate: they re-derive the verdict from
-the stored chunks and the PDF pages themselves, so that a gate bug shows up here as a number.
+the stored chunks and the PDF pages themselves, so that a gate bug shows up here as a number. They
+do cut the answer into sentences exactly as the gate does (`knowledge.sentences`), so that a
+sentence here is the unit the gate judged.
 Text is compared in a "squashed" form (case-folded, NFKC, whitespace and hyphens removed) so that
 line breaks, pdfium's hyphen markers and CSV commas in tables do not hide a real match.
 """
@@ -16,13 +18,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from knowledge import sentences
+
 _DROP = re.compile(r"[\s\-\u00ad\ufffe\u2010\u2011\u2012\u2013\u2014\u2212\"'`’‘“”«»*_|,;]+")
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
 # A "fact token": anything holding a digit (amounts, dates, pages, codes such as AT-R004, MD06,
 # pain.001.001.09, XS1914695009), plus hyphenated upper-case identifiers such as QR-IBAN.
 _FACT_TOKEN = re.compile(r"(?<![\w€$£])[€$£]?[\w./:%€-]*\d[\w./:%€-]*|\b[A-Z]{2,}(?:-[A-Z0-9]+)+\b")
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=[\"“«(\[]?[A-ZÀ-ÖØ-Þ0-9•\-])")
 
 # Words that carry no claim; kept short and language-spread on purpose (en, nl, fr, de).
 _STOPWORD_TEXT = """
@@ -116,8 +119,7 @@ def split_sentences(answer_text: str) -> list[Sentence]:
             out.append(Sentence(stripped, markers(stripped), is_table_row=True))
             continue
         stripped = re.sub(r"^(#+|[-*•>]|\d+[.)])\s+", "", stripped)
-        pieces = _SENTENCE_END.split(stripped)
-        for piece in pieces:
+        for piece in sentences.split_sentences(stripped):
             piece = piece.strip()
             if not piece:
                 continue

@@ -117,7 +117,8 @@ def labelled_set(root: Path) -> list[Item]:
 
 
 def _stop_words(text: str) -> str | None:
-    from knowledge.bm25 import STOP_WORDS, _split
+    from knowledge.bm25 import _split
+    from knowledge.word_forms import STOP_WORDS
 
     words, _ = _split(text)
     hits = {lang: sum(1 for w in words if w in STOP_WORDS[lang]) for lang in SUPPORTED}

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from evals.citation_check import split_sentences, squash, strip_markers
 from evals.e2e_golden import GoldenQuestion
 from evals.e2e_scoring import IndexView, QuestionResult
+from knowledge import sentences
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def _restricted_sentences(index: IndexView, rulebook_id: str) -> list[str]:
     """Squashed sentences of a restricted rulebook long enough that finding one elsewhere is a quote."""
     out = []
     for chunk in index.by_rulebook.get(rulebook_id, []):
-        for sentence in re.split(r"(?<=[.!?])\s+|\n+", chunk.text):
+        for sentence in sentences.split_sentences(chunk.text):
             if len(sentence.split()) >= 8:
                 out.append(squash(sentence))
     return out

@@ -87,7 +87,7 @@ def dump_data(data: dict[str, Any]) -> str:
 def open_event_store(settings: Any, table_prefix: str | None = None) -> EventStore:
     if settings.tables_connection_string:
         from config.secret_values import reveal
-        from events.event_store_tables import TableEventStore
+        from events.event_store_table_storage import TableEventStore
 
         prefix = table_prefix or getattr(settings, "tables_prefix", None) or DEFAULT_TABLE_PREFIX
         return TableEventStore(reveal(settings.tables_connection_string), table_prefix=prefix)

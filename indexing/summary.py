@@ -8,10 +8,11 @@ sentences of the first prose. With a chat model configured (settings.chat_model 
 from __future__ import annotations
 
 import logging
-import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexing.section_builder import Section
+from knowledge.sentences import split_sentences
 
 if TYPE_CHECKING:
     from config.settings import Settings
@@ -19,9 +20,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_SUMMARY_CHARS = 700
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_PROMPT = ("Summarise this document in at most three sentences for an employee deciding whether it "
-           "answers their question. Use only the material given. Reply in the document's language.\n\n")
+# the material follows the prompt after a blank line
+_PROMPT = (Path(__file__).parent / "prompts" / "summary.md").read_text(encoding="utf-8").strip() + "\n\n"
 
 
 def extractive_summary(title: str, sections: list[Section]) -> str:
@@ -30,7 +30,7 @@ def extractive_summary(title: str, sections: list[Section]) -> str:
     for section in sections:
         prose = [b.text for b in section.blocks[1 if section.path else 0:] if not b.is_table and len(b.text) > 80]
         if prose:
-            opening = " ".join(_SENTENCE.split(prose[0])[:2])
+            opening = " ".join(split_sentences(prose[0])[:2])
             break
     parts = [title.strip()]
     if headings:

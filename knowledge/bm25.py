@@ -49,7 +49,13 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from knowledge.language_id import supported_language
 from knowledge.store import SparseVector
+from knowledge.word_forms import STOP_WORDS, fold_accents
+
+# Old names, importable for one step while parallel branches merge (issue 17); new code imports them
+# from knowledge.word_forms and knowledge.language_id. Remove after that merge.
+guess_language = supported_language
 
 K1 = 1.2
 B = 0.75
@@ -58,40 +64,11 @@ ASSUMED_AVGDL = 160.0
 SUPPORTED_LANGUAGES = ("en", "nl", "fr", "de")
 _STEMMER_NAMES = {"en": "english", "nl": "dutch", "fr": "french", "de": "german"}
 
-# Kept short on purpose: only function words, never domain words ("payment", "fee").
-_STOP_WORDS = {
-    "en": """a an and are as at be been being but by can could did do does for from had has have
-        how i if in into is it its may might must no not of on or our shall should so such than
-        that the their them then there these they this those to up us was we were what when where
-        which who whom why will with would you your""",
-    "nl": """aan al als bij dan dat de der des deze die dit door drie een eens en er ge geen
-        haar had heb hebben heeft hem het hier hij hoe hun ik in is je kan kon maar me men met
-        mij mijn moet na naar niet niets nog nu of om omdat ons ook op over te tot u uit van
-        veel voor want waren was wat we wel werd wie wij wordt worden zal ze zich zij zijn zo
-        zou""",
-    "fr": """a au aux avec ce ces cet cette d dans de des du elle elles en est et etre eu il
-        ils je l la le les leur leurs lui m ma mais me meme mes moi mon n ne nos notre nous on
-        ont ou par pas pour qu que qui s sa sans se ses son sont sur t ta te tes toi ton tu un
-        une vos votre vous y""",
-    "de": """aber als am an auch auf aus bei bin bis bist da damit dann das dass dem den der
-        des die dies diese dieser dieses doch dort du durch ein eine einem einen einer eines er
-        es fur hat hatte ich ihr ihre im in ist ja jede jedem jeden jeder kann kein keine mit
-        muss nach nicht noch nur ob oder sich sie sind so uber um und uns unter vom von vor war
-        waren was weil wenn wer wie wir wird wo zu zum zur""",
-}
-STOP_WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split())
-                                         for lang, words in _STOP_WORDS.items()}
-
 # An IBAN written in groups of four ("NL91 ABNA 0417 1643 00"): joined before tokenising.
 _GROUPED_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?\b")
 # A run of letters/digits, possibly joined by . - / _ between alphanumerics.
 _RAW_TOKEN = re.compile(r"[^\W_]+(?:[.\-/_][^\W_]+)*")
 _SEPARATORS = re.compile(r"[.\-/_]")
-
-
-def fold_accents(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 # A Snowball stemmer keeps its working word in instance fields (cursor, limit, buffer), so one
@@ -163,13 +140,6 @@ def tokenize(text: str, language: str | None) -> list[str]:
     return _stem_words(words, language) + identifiers
 
 
-def guess_language(text: str) -> str | None:
-    """The supported language a text is in (`knowledge.language_id`), or None without letters."""
-    from knowledge.language_id import supported_language
-
-    return supported_language(text)
-
-
 def term_id(term: str) -> int:
     return int.from_bytes(hashlib.blake2b(term.encode("utf-8"), digest_size=4).digest(), "big") & 0x7FFFFFFF
 
@@ -181,7 +151,7 @@ def _document_language(language: str | None, text: str) -> str | None:
             return short
         if len(short) == 2 and short.isalpha():  # a language we do not stem ("es"): words as written
             return None
-    return guess_language(text)
+    return supported_language(text)
 
 
 class Bm25Encoder:

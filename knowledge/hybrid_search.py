@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from cachetools import LRUCache
 
 from knowledge.bm25 import Bm25Encoder
 from knowledge.dense_encoder import DenseEncoder
@@ -72,10 +73,11 @@ class HybridSearch:
         self.rerank_threshold = rerank_threshold
         self.clock = clock
         self.cache_seconds = cache_seconds
-        self._cache: OrderedDict[tuple[object, ...], tuple[float, list[ScoredChunk]]] = OrderedDict()
+        # both caches are shared by every question's threads: read and written under self._lock
+        self._cache: LRUCache[tuple[object, ...], tuple[float, list[ScoredChunk]]] = LRUCache(_CACHE_ENTRIES)
         self._lock = threading.Lock()
         self.store_calls = 0  # how many searches reached the store (the cache's effect, observable)
-        self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
+        self._query_vectors: LRUCache[str, list[float]] = LRUCache(_CACHE_ENTRIES)
 
     def _embed_query(self, query: str) -> list[float]:
         """Query vectors are kept (LRU) across modes and filters: an eval asks each question in
@@ -83,13 +85,10 @@ class HybridSearch:
         with self._lock:
             vector = self._query_vectors.get(query)
             if vector is not None:
-                self._query_vectors.move_to_end(query)
                 return vector
         vector = self.encoder.embed_query(query)
         with self._lock:
             self._query_vectors[query] = vector
-            while len(self._query_vectors) > _CACHE_ENTRIES:
-                self._query_vectors.popitem(last=False)
         return vector
 
     def search(self, query: str, roles: Sequence[str] = (), k: int = 10, mode: Mode = "hybrid",
@@ -110,9 +109,6 @@ class HybridSearch:
         hits = self._search(query, access, k, mode)
         with self._lock:
             self._cache[key] = (now, hits)
-            self._cache.move_to_end(key)
-            while len(self._cache) > _CACHE_ENTRIES:
-                self._cache.popitem(last=False)
         return list(hits)
 
     def _search(self, query: str, access: AccessFilter, k: int, mode: Mode) -> list[ScoredChunk]:

@@ -47,7 +47,7 @@ def _has_letters(text: str) -> bool:
 
 
 def _stop_word_votes(words: list[str]) -> list[tuple[int, str]]:
-    from knowledge.bm25 import STOP_WORDS
+    from knowledge.word_forms import STOP_WORDS
 
     return sorted(((sum(1 for w in words if w in STOP_WORDS[lang]), lang) for lang in SUPPORTED), reverse=True)
 

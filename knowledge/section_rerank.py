@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import re
 
-from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
 from knowledge.store import ScoredChunk
+from knowledge.word_forms import fold_accents
 
 LIFT_WINDOW = 10
 MAX_LIFT = 2

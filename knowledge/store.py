@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 # Named vectors of every collection; both backends use these names.
 DENSE_VECTOR = "dense"
 SPARSE_VECTOR = "bm25"
-# Reciprocal rank fusion constant (score = sum of 1 / (k + rank)); 60 is the value of the RRF
-# paper, which keeps one leg's rank-1 hit from drowning a chunk ranked well by both legs.
+# Reciprocal rank fusion constant (score = sum of 1 / (k + rank)) when a caller names none: the
+# RRF paper's 60, used by the store contract tests and the store benchmarks. Questions never use
+# it: the hybrid search passes its measured `knowledge.hybrid_search.FUSION_K` (5; why there).
 RRF_K = 60
 
 

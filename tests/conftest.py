@@ -145,6 +145,14 @@ def _sample_index_run(tmp_path_factory: pytest.TempPathFactory):
     return settings, summary
 
 
+@pytest.fixture
+def roles_file(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """The requesting test module's `ROLES_YAML`, written where `settings.roles_file` can point."""
+    path = tmp_path / "roles.yaml"
+    path.write_text(request.module.ROLES_YAML, encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="session")
 def sample_index(_sample_index_run):
     """Settings whose data dir holds the indexed sample corpus (read-only, shared)."""

@@ -9,19 +9,19 @@ from typing import Annotated
 
 import typer
 
+from adapters.commands import obliqa_options as obliqa
+
 
 def eval_answering(
-    questions: Annotated[Path | None, typer.Option("--questions", help="ObliQA questions JSON (default: dev split).")] = None,
-    documents: Annotated[Path | None, typer.Option("--documents", help="ObliQA passages ZIP.")] = None,
+    questions: obliqa.Questions = None,
+    documents: obliqa.Documents = None,
     split: Annotated[str, typer.Option("--split", help="dev | test | all (our own halves of ObliQA dev)")] = "all",
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="A sample: the first N questions "
                                                                     "in SHA-1 order.")] = None,
-    documents_limit: Annotated[int | None, typer.Option(
-        "--documents-limit", min=1, help="A subset: only the first N documents and the questions inside them.")] = None,
-    only_cached: Annotated[bool, typer.Option(
-        "--only-cached", help="A subset: only documents whose passages are all in the embedding cache.")] = False,
+    documents_limit: obliqa.DocumentsLimit = None,
+    only_cached: obliqa.OnlyCached = False,
     view: Annotated[str, typer.Option("--view", help="normal | excluded | both")] = "both",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    as_json: obliqa.AsJson = False,
     cases: Annotated[bool, typer.Option("--cases/--no-cases", help="Include every question's outcome in --json.")] = True,
     calibration: Annotated[bool, typer.Option(
         "--calibration", help="Answer/refuse thresholds at 0, so `eval calibrate` can replay any threshold.")] = False,
@@ -30,12 +30,8 @@ def eval_answering(
     from config.settings import get_settings
     from evals.answering import COLLECTION, run, sample
     from evals.obliqa import (
-        DEFAULT_DOCUMENTS,
-        DEFAULT_QUESTIONS,
         cached_documents,
         document_ids,
-        load_passages,
-        load_questions,
         questions_within,
         subset_collection,
     )
@@ -47,12 +43,7 @@ def eval_answering(
     if views is None:
         raise typer.BadParameter("use normal, excluded or both", param_hint="--view")
     settings = get_settings()
-    try:
-        chunks = load_passages(documents or DEFAULT_DOCUMENTS)
-        qs = load_questions(questions or DEFAULT_QUESTIONS)
-    except FileNotFoundError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
+    chunks, qs = obliqa.load(documents, questions)
     collection = COLLECTION
     subset = None
     if only_cached or documents_limit:

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from adapters.commands import obliqa_options as obliqa
+
 
 def eval_retrieval(
     golden: Annotated[Path | None, typer.Option("--golden", help="Golden JSONL (default: the sample set).")] = None,
@@ -46,29 +48,22 @@ def eval_retrieval(
 
 
 def eval_obliqa(
-    questions: Annotated[Path | None, typer.Option("--questions", help="ObliQA questions JSON (default: dev split).")] = None,
-    documents: Annotated[Path | None, typer.Option("--documents", help="ObliQA passages ZIP.")] = None,
+    questions: obliqa.Questions = None,
+    documents: obliqa.Documents = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
-    documents_limit: Annotated[int | None, typer.Option(
-        "--documents-limit", min=1, help="A subset: only the first N documents and the questions inside them.")] = None,
-    only_cached: Annotated[bool, typer.Option(
-        "--only-cached", help="A subset: only documents whose passages are all in the embedding cache "
-                              "(nothing is embedded), and the questions inside them.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    documents_limit: obliqa.DocumentsLimit = None,
+    only_cached: obliqa.OnlyCached = False,
+    as_json: obliqa.AsJson = False,
 ) -> None:
     """Recall@10 and MAP@10 on ObliQA for dense, BM25, hybrid and hybrid + rerank."""
     from config.settings import get_settings
     from evals.obliqa import (
         COLLECTION,
-        DEFAULT_DOCUMENTS,
-        DEFAULT_QUESTIONS,
         bm25s_reference,
         cached_documents,
         document_ids,
         evaluate,
         index_passages,
-        load_passages,
-        load_questions,
         questions_within,
         subset_collection,
     )
@@ -78,12 +73,7 @@ def eval_obliqa(
     from knowledge.store import StoreBusyError, open_store
 
     settings = get_settings()
-    try:
-        chunks = load_passages(documents or DEFAULT_DOCUMENTS)
-        qs = load_questions(questions or DEFAULT_QUESTIONS)
-    except FileNotFoundError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
+    chunks, qs = obliqa.load(documents, questions)
     encoder = load_cached_encoder(settings)
     subset: dict[str, object] | None = None
     collection = COLLECTION
@@ -118,7 +108,7 @@ def eval_obliqa(
     if added:
         print(file=sys.stderr)
     knowledge = KnowledgeBase(store, encoder, reranker=load_reranker(settings.reranker),
-                          rerank_threshold=settings.rerank_threshold)
+                              rerank_threshold=settings.rerank_threshold)
     try:
         report = evaluate(knowledge, qs)
     finally:

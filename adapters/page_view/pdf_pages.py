@@ -12,8 +12,11 @@ from __future__ import annotations
 import hashlib
 import io
 import threading
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import cachetools
 import pypdfium2 as pdfium
@@ -51,61 +54,76 @@ _info_cache: cachetools.LRUCache = cachetools.LRUCache(maxsize=256)
 _chars_cache: cachetools.LRUCache = cachetools.LRUCache(maxsize=64)
 _image_cache: cachetools.LRUCache = cachetools.LRUCache(maxsize=48_000_000, getsizeof=len)  # bytes of PNG
 _cache_lock = threading.Lock()
+T = TypeVar("T")
+
+
+def _cached(cache: cachetools.Cache, key: Hashable, compute: Callable[[], T]) -> T:
+    """The cached value, else computed outside the cache lock (two threads may compute one entry
+    once each; never a torn one) and kept."""
+    with _cache_lock:
+        found = cache.get(key)
+    if found:
+        return found
+    value = compute()
+    with _cache_lock:
+        cache[key] = value
+    return value
 
 
 def content_hash(path: Path) -> str:
     """sha256 of the file, remembered per (path, size, mtime) so a page request does not reread it."""
     stat = path.stat()
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
-    with _cache_lock:
-        found = _hash_cache.get(key)
-    if found:
-        return found
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    value = digest.hexdigest()
-    with _cache_lock:
-        _hash_cache[key] = value
-    return value
+
+    def compute() -> str:
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        return digest.hexdigest()
+
+    return _cached(_hash_cache, (str(path), stat.st_size, stat.st_mtime_ns), compute)
 
 
 def _open(path: Path) -> pdfium.PdfDocument:
     return pdfium.PdfDocument(str(path))
 
 
-def pdf_info(path: Path) -> PdfInfo:
-    digest = content_hash(path)
-    with _cache_lock:
-        found = _info_cache.get(digest)
-    if found:
-        return found
-    with PDFIUM_LOCK:
-        document = _open(path)
-        try:
-            info = PdfInfo(digest, len(document))
-        finally:
-            document.close()
-    with _cache_lock:
-        _info_cache[digest] = info
-    return info
-
-
-def page_chars(path: Path, number: int) -> PageChars:
-    """Page `number` (1-based): its characters and their boxes."""
-    digest = content_hash(path)
-    key = (digest, number)
-    with _cache_lock:
-        found = _chars_cache.get(key)
-    if found:
-        return found
+@contextmanager
+def _opened_page(path: Path, number: int) -> Iterator[Any]:
+    """Page `number` (1-based) of the PDF, open under the pdfium lock (pdfium is not thread-safe)."""
     with PDFIUM_LOCK:
         document = _open(path)
         try:
             if not 1 <= number <= len(document):
                 raise PageOutOfRange(f"page {number} is outside 1..{len(document)}")
             page = document[number - 1]
+            try:
+                yield page
+            finally:
+                page.close()
+        finally:
+            document.close()
+
+
+def pdf_info(path: Path) -> PdfInfo:
+    digest = content_hash(path)
+
+    def compute() -> PdfInfo:
+        with PDFIUM_LOCK:
+            document = _open(path)
+            try:
+                return PdfInfo(digest, len(document))
+            finally:
+                document.close()
+
+    return _cached(_info_cache, digest, compute)
+
+
+def page_chars(path: Path, number: int) -> PageChars:
+    """Page `number` (1-based): its characters and their boxes."""
+
+    def compute() -> PageChars:
+        with _opened_page(path, number) as page:
             width, height = page.get_size()
             textpage = page.get_textpage()
             try:
@@ -116,13 +134,9 @@ def page_chars(path: Path, number: int) -> PageChars:
                 boxes = tuple(textpage.get_charbox(i) for i in range(count))
             finally:
                 textpage.close()
-                page.close()
-        finally:
-            document.close()
-    chars = PageChars(number, float(width), float(height), text, boxes)
-    with _cache_lock:
-        _chars_cache[key] = chars
-    return chars
+        return PageChars(number, float(width), float(height), text, boxes)
+
+    return _cached(_chars_cache, (content_hash(path), number), compute)
 
 
 def allowed_scale(raw: str | float | None) -> float:
@@ -136,33 +150,17 @@ def allowed_scale(raw: str | float | None) -> float:
 def page_png(path: Path, number: int, scale: float) -> bytes:
     """Page `number` rendered as PNG at one of `SCALES` (cached by content hash, page and scale)."""
     scale = allowed_scale(scale)
-    digest = content_hash(path)
-    key = (digest, number, scale)
-    with _cache_lock:
-        found = _image_cache.get(key)
-    if found:
-        return found
-    with PDFIUM_LOCK:
-        document = _open(path)
-        try:
-            if not 1 <= number <= len(document):
-                raise PageOutOfRange(f"page {number} is outside 1..{len(document)}")
-            page = document[number - 1]
-            try:
-                width, height = page.get_size()
-                fit = (MAX_PIXELS / max(width * height, 1.0)) ** 0.5
-                bitmap = page.render(scale=min(scale, fit), may_draw_forms=False)
-                image = bitmap.to_pil()
-            finally:
-                page.close()
-        finally:
-            document.close()
-    buffer = io.BytesIO()
-    image.convert("RGB").save(buffer, format="PNG", optimize=False)
-    data = buffer.getvalue()
-    with _cache_lock:
-        _image_cache[key] = data
-    return data
+
+    def compute() -> bytes:
+        with _opened_page(path, number) as page:
+            width, height = page.get_size()
+            fit = (MAX_PIXELS / max(width * height, 1.0)) ** 0.5
+            image = page.render(scale=min(scale, fit), may_draw_forms=False).to_pil()
+        buffer = io.BytesIO()
+        image.convert("RGB").save(buffer, format="PNG", optimize=False)
+        return buffer.getvalue()
+
+    return _cached(_image_cache, (content_hash(path), number, scale), compute)
 
 
 def thumbnail_png(path: Path, number: int, rects: list[Box], width: int = 480) -> bytes:

@@ -38,7 +38,7 @@ from adapters.page_view.pdf_pages import (
 from adapters.source_route import local_pdf_path, page_number
 from adapters.source_server_links import SourceLinks
 from bot.source_links import CitedSpan, read_cite_handle
-from events.usage_event import EventSink, UsageEvent
+from events.usage_event import EventSink, SourceClickData, emit_usage
 
 log = logging.getLogger("rulebook.page_view")
 
@@ -234,16 +234,10 @@ class PageViewRoutes:
 </body></html>"""
 
     def _log_click(self, request: web.Request, rulebook_id: str, page: int) -> None:
-        if self._sink is None:
-            return
-        event = UsageEvent(kind="source_click", conversation_id="", message_id=request.query.get("m", ""),
-                           user_hash="", platform=request.query.get("via", "") or "web",
-                           data={"rulebook_id": rulebook_id, "page": page, "view": True,
-                                 "highlight": bool(request.query.get("cite"))})
-        try:
-            self._sink.emit(event)
-        except Exception:
-            log.exception("could not log a source click")
+        data = SourceClickData(rulebook_id=rulebook_id, page=page, view=True,
+                               highlight=bool(request.query.get("cite")))
+        emit_usage(self._sink, "source_click", data, platform=request.query.get("via", "") or "web",
+                   message_id=request.query.get("m", ""))
 
 
 def add_page_view(app: web.Application, knowledge: Callable[[], Any], links: SourceLinks,

@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
+from cachetools import LRUCache
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.response import BoltResponse
 from slack_sdk.http_retry.builtin_async_handlers import (
@@ -40,6 +40,7 @@ from config.settings import Settings
 from events.usage_event import EventSink
 
 log = logging.getLogger("rulebook.slack")
+SEEN_EVENTS_KEPT = 5000  # Slack event / trigger ids remembered in this process (replays, redeliveries)
 
 SEARCHING = "Searching the rulebooks…"
 FAILED = "Sorry, something went wrong while answering. Please try again in a moment."
@@ -105,7 +106,7 @@ class SlackFrontEnd:
         self.update_interval = float(getattr(settings, "slack_update_interval", 1.0))
         self.client = build_web_client(settings)
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._seen_events: OrderedDict[str, None] = OrderedDict()
+        self._seen_events: LRUCache[str, None] = LRUCache(SEEN_EVENTS_KEPT)  # event loop only: no lock
         self.app = AsyncApp(
             name="rulebook",
             client=self.client,
@@ -150,8 +151,6 @@ class SlackFrontEnd:
                 log.info("skipped a Slack request seen before (%s)", key[:40])
                 return BoltResponse(status=200, body="")
             self._seen_events[key] = None
-            while len(self._seen_events) > 5000:
-                self._seen_events.popitem(last=False)
             if not await self.answers.first_sight(key):
                 log.info("skipped a Slack request another replica has seen (%s)", key[:40])
                 return BoltResponse(status=200, body="")
@@ -211,8 +210,8 @@ class SlackFrontEnd:
                 raise RuntimeError("the assistant ended without a final answer")
         except Exception as exc:
             log.exception("answering a Slack question failed")
-            self.usage.emit("error", user_id=user_id, conversation_id=conversation_id, message_id="",
-                            where="slack.answer", error=type(exc).__name__, detail=str(exc)[:300])
+            self.usage.error(user_id=user_id, conversation_id=conversation_id, message_id="",
+                             where="slack.answer", error=type(exc).__name__, detail=str(exc)[:300])
             try:
                 await reply.finish([notice_message(FAILED)])
             except Exception:
@@ -225,9 +224,9 @@ class SlackFrontEnd:
             posted = await reply.finish(messages)
         except Exception as exc:
             log.exception("delivering a Slack answer failed")
-            self.usage.emit("error", user_id=user_id, conversation_id=conversation_id,
-                            message_id=final.message_id, where="slack.deliver",
-                            error=type(exc).__name__, detail=str(exc)[:300])
+            self.usage.error(user_id=user_id, conversation_id=conversation_id,
+                             message_id=final.message_id, where="slack.deliver",
+                             error=type(exc).__name__, detail=str(exc)[:300])
             return None
         return await self.answers.remember(final, conversation_id, posted, roles=user.roles)
 

@@ -7,7 +7,7 @@ on the Slack side. Users are recorded by keyed hash, never by their Slack id.
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Literal
 
 from events.usage_event import EventSink, PlatformUsage
 
@@ -32,16 +32,3 @@ def reaction_value(reaction: str) -> Literal["positive", "negative"] | None:
 class SlackUsage(PlatformUsage):
     def __init__(self, sink: EventSink | None, user_hash_key: str) -> None:
         super().__init__(sink, user_hash_key, PLATFORM)
-
-    @property
-    def key(self) -> str:
-        return self._key
-
-    def feedback(self, *, user_id: str, conversation_id: str, message_id: str,
-                 value: Literal["positive", "negative"], via: Literal["button", "reaction"],
-                 retracted: bool = False, reaction: str | None = None) -> None:
-        data: dict[str, Any] = {"value": value, "via": via, "retracted": retracted}
-        if reaction:
-            data["reaction"] = reaction
-        self.emit("feedback", user_id=user_id, conversation_id=conversation_id,
-                  message_id=message_id, **data)

@@ -135,9 +135,9 @@ class RulebookTeamsBot(ActivityHandler):
                                                                   audience=audience)
         except Exception as exc:
             log.exception("could not deliver an answer in %s", conversation_id)
-            self._usage.emit("error", user_id=identity.user_id, conversation_id=conversation_id,
-                             message_id=reference.activity_id or "", stage="teams_delivery",
-                             error=type(exc).__name__)
+            self._usage.error(user_id=identity.user_id, conversation_id=conversation_id,
+                              message_id=reference.activity_id or "", where="teams.delivery",
+                              error=type(exc).__name__)
 
     async def _answer(self, turn_context: TurnContext, question: str, user: User, kind: str,
                       conversation_id: str) -> None:
@@ -154,9 +154,9 @@ class RulebookTeamsBot(ActivityHandler):
             parts = answer_parts(answer, lambda c: self._link_for(c, user, message_id), options.message_limit)
         except Exception as exc:
             log.exception("answering failed in %s", conversation_id)
-            self._usage.emit("error", user_id=user.id, conversation_id=conversation_id,
-                             message_id=turn_context.activity.id or "", stage="teams_answer",
-                             error=type(exc).__name__)
+            self._usage.error(user_id=user.id, conversation_id=conversation_id,
+                              message_id=turn_context.activity.id or "", where="teams.answer",
+                              error=type(exc).__name__)
             parts = failure_parts()
         delivered = DeliveredAnswer(answer.message_id, conversation_id) if answer else None
         if delivered and writer.message_id:
@@ -219,12 +219,10 @@ class RulebookTeamsBot(ActivityHandler):
                                   body={"error": "expected actionName 'feedback' with reaction like|dislike"})
         comment = _feedback_comment(action.get("feedback"))
         message_id, conversation_id = self._answer_for(activity, activity.reply_to_id)
-        data: dict[str, Any] = {"value": feedback_value, "via": "button", "retracted": False,
-                                "reaction": action.get("reaction"), "teams_message_id": activity.reply_to_id}
-        if comment:
-            data["comment"] = comment
-        self._usage.emit("feedback", user_id=user_id_of(activity.from_property),
-                         conversation_id=conversation_id, message_id=message_id, **data)
+        self._usage.feedback(user_id=user_id_of(activity.from_property), conversation_id=conversation_id,
+                             message_id=message_id, value=feedback_value, via="button",
+                             reaction=str(action.get("reaction")), comment=comment,
+                             teams_message_id=activity.reply_to_id)
         return InvokeResponse(status=int(HTTPStatus.OK), body={})
 
     def _on_task_fetch(self, activity: Activity, value: dict[str, Any]) -> InvokeResponse:
@@ -239,7 +237,7 @@ class RulebookTeamsBot(ActivityHandler):
         return InvokeResponse(status=int(HTTPStatus.OK), body=dialog)
 
     def _log_copy(self, activity: Activity, data: dict[str, Any]) -> None:
-        self._usage.emit("copy", user_id=user_id_of(activity.from_property),
+        self._usage.copy(user_id=user_id_of(activity.from_property),
                          conversation_id=str(data.get("conversation_id") or conversation_key(activity)),
                          message_id=str(data.get("message_id") or activity.reply_to_id or ""),
                          chars=len(str(data.get("text", ""))))
@@ -264,10 +262,10 @@ class RulebookTeamsBot(ActivityHandler):
             feedback_value = REACTION_VALUES.get(reaction.type or "")
             if feedback_value is None:
                 continue
-            self._usage.emit("feedback", user_id=user_id, conversation_id=conversation_id,
-                             message_id=message_id, value=feedback_value, via="reaction",
-                             retracted=retracted, reaction=reaction.type,
-                             teams_message_id=activity.reply_to_id)
+            self._usage.feedback(user_id=user_id, conversation_id=conversation_id,
+                                 message_id=message_id, value=feedback_value, via="reaction",
+                                 retracted=retracted, reaction=reaction.type,
+                                 teams_message_id=activity.reply_to_id)
 
 
 async def member_email(turn_context: TurnContext, member_id: str) -> str | None:

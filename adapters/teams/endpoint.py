@@ -76,9 +76,9 @@ class MessagesEndpoint:
     async def _on_turn_error(self, turn_context: TurnContext, error: Exception) -> None:
         activity = turn_context.activity
         log.error("unhandled error in a Teams turn", exc_info=error)
-        self._usage.emit("error", user_id=user_id_of(activity.from_property),
-                         conversation_id=f"teams:{activity.conversation.id}" if activity.conversation else "",
-                         message_id=activity.id or "", stage="teams_turn", error=type(error).__name__)
+        self._usage.error(user_id=user_id_of(activity.from_property),
+                          conversation_id=f"teams:{activity.conversation.id}" if activity.conversation else "",
+                          message_id=activity.id or "", where="teams.turn", error=type(error).__name__)
         if activity.type == ActivityTypes.message:
             try:
                 await turn_context.send_activity("Sorry, something went wrong. Please try again.")

@@ -1,7 +1,7 @@
 """Cutting an answer too long for one Teams message into parts that end at sentence ends.
 
 Sizes are measured as the activity goes over the wire (JSON, non-ASCII escaped), because that
-is what Teams limits. The sentences come from the project's one splitter (`bot.gate.sentence_stream`),
+is what Teams limits. The sentences come from the project's one splitter (`knowledge.sentences`),
 so a part never ends inside a sentence, a citation run or a table row; only a single unit larger
 than a whole part is cut, at the last space that fits.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.gate.sentence_stream import SentenceStream
+from knowledge.sentences import SentenceStream
 
 
 def wire_size(payload: Any) -> int:

@@ -8,9 +8,10 @@ Users are recorded by keyed hash only.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal
+
+from cachetools import LRUCache
 
 from events.usage_event import EventSink, PlatformUsage
 
@@ -40,16 +41,12 @@ class DeliveredAnswers:
     """
 
     def __init__(self, capacity: int = 10_000) -> None:
-        self._capacity = capacity
-        self._by_teams_id: OrderedDict[str, DeliveredAnswer] = OrderedDict()
+        self._by_teams_id: LRUCache[str, DeliveredAnswer] = LRUCache(capacity)
 
     def remember(self, teams_message_id: str, answer: DeliveredAnswer) -> None:
         if not teams_message_id:
             return
         self._by_teams_id[teams_message_id] = answer
-        self._by_teams_id.move_to_end(teams_message_id)
-        while len(self._by_teams_id) > self._capacity:
-            self._by_teams_id.popitem(last=False)
 
     def find(self, teams_message_id: str | None) -> DeliveredAnswer | None:
         return self._by_teams_id.get(teams_message_id or "")

@@ -168,8 +168,8 @@ class WebChat:
             return response
         except Exception as exc:  # the stream must end with something the page can show
             log.exception("answering a web chat question failed")
-            self._usage.emit("error", user_id=user.id, conversation_id=conversation_id, message_id="",
-                             where="web.ask", error=type(exc).__name__)
+            self._usage.error(user_id=user.id, conversation_id=conversation_id, message_id="",
+                              where="web.ask", error=type(exc).__name__)
             await _send(response, "failure", {"text": "Something went wrong while answering; please try again."})
         await response.write_eof()
         return response
@@ -206,7 +206,7 @@ class WebChat:
     async def copy(self, request: web.Request) -> web.Response:
         user = self._access.user(request)
         data = await self._json(request)
-        self._usage.emit("copy", user_id=user.id, conversation_id=self._conversation(user, data),
+        self._usage.copy(user_id=user.id, conversation_id=self._conversation(user, data),
                          message_id=_message_id(data), via="button")
         return web.json_response({"ok": True})
 

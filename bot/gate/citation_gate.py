@@ -1,7 +1,7 @@
 """The citation gate: nothing ungrounded reaches a user.
 
 The model cites the handles the zoom tools gave each chunk ("[S12]"); the gate judges each
-sentence as soon as it is complete (see `bot.gate.sentence_stream`) and releases it — renumbered to
+sentence as soon as it is complete (see `knowledge.sentences`) and releases it — renumbered to
 [1], [2]… in order of first use — or drops it. The rules, in order:
 
 1. A citation is a bracket holding only handles in the ledger's format ("[S3]", "[S3, S7]"; see
@@ -56,23 +56,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from bot.answer import NO_GROUNDED_ANSWER, AnswerTable, Citation, Outcome
+from bot.answer import NO_GROUNDED_ANSWER, AnswerTable, Citation, Outcome, is_table_separator_cell
 from bot.gate.citation_pages import page_of_quote
 from bot.gate.claims import extract_claims, plain
 from bot.gate.instruction_spans import quotes_instruction_text
 from bot.gate.refusal import refusal_text
-from bot.gate.sentence_stream import SentenceStream
 from bot.gate.support_check import SupportJudge, best_quote, check_support
 from bot.language import detect_language, translation_note
 from bot.source_links import SourceLink
-from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
+from knowledge.sentences import SentenceStream
+from knowledge.word_forms import fold_accents
 
 VETTED_STATUSES = frozenset({"vetted_active", "vetted_archived"})
 REFUSAL_MARKER = "[not covered]"
 _BRACKET_GROUP = re.compile(r"\[([^\[\]\n]{1,80})\](?!\()")
 _HANDLE = re.compile(r"S\d{1,5}", re.IGNORECASE)  # the ledger's handle format: "S1", "S12"
-_SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _SOURCE_WORDS = ("rulebook", "regelboek", "reglement", "regelwerk", "source", "bron", "quelle",
                  "section", "sectie", "abschnitt", "document", "dokument", "citation", "cite",
                  "citaat", "geciteerd", "zitat", "zitiert", "quot", "passage", "extrait", "uittreksel",
@@ -378,7 +377,7 @@ class CitationGate:
         csv_rows = [(handle, chunk, _table_rows(chunk)) for handle, chunk in zip(handles, chunks, strict=True)]
         all_cells = {cell for _, _, rows in csv_rows for row in rows for cell in row}
         body = [line for line in lines
-                if not all(_SEPARATOR_CELL.match(c) for c in _markdown_cells(_strip_citations(line)) if c)]
+                if not all(is_table_separator_cell(c) for c in _markdown_cells(_strip_citations(line)) if c)]
         if not body:
             return []
         header_line, data_lines = body[0], body[1:]

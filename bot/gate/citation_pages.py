@@ -48,12 +48,6 @@ def quote_span(text: str, quote: str) -> tuple[int, int] | None:
     return None
 
 
-def quote_offset(text: str, quote: str) -> int | None:
-    """Where in `text` the quote starts (character offset), or None when it is not found."""
-    span = quote_span(text, quote)
-    return span[0] if span else None
-
-
 def page_at(chunk: ChunkPayload, offset: int) -> int:
     """The page that holds character `offset` of the chunk's text."""
     breaks = list(getattr(chunk, "page_breaks", None) or [])

@@ -15,7 +15,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from knowledge.bm25 import fold_accents, tokenize
+from knowledge.bm25 import tokenize
+from knowledge.word_forms import fold_accents
 
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:/\-]\d+)*")
 _WORD = re.compile(r"[^\W_]+(?:[.\-/_'’][^\W_]+)*")

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from bot.gate.claims import extract_claims
 from bot.language import normalise_language
 from bot.offline.advice_request import advice_refusal, is_advice_request
-from knowledge.bm25 import fold_accents
 from knowledge.payload import ChunkPayload
+from knowledge.word_forms import fold_accents
 
 MARKER = "[not covered]"
 MAX_RULEBOOKS_NAMED = 12

@@ -19,7 +19,6 @@ Known limit of the lexical check: it cannot see a flipped negation ("not accepte
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -29,10 +28,10 @@ from langchain_core.language_models import BaseChatModel
 from bot.gate.claims import Claims, SpanIndex, extract_claims, plain
 from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
+from knowledge.sentences import split_sentences
 
 MIN_OVERLAP = 0.5
 _JUDGE_PROMPT = (Path(__file__).parent / "prompts" / "judge.md").read_text(encoding="utf-8")
-_SPAN_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
 @dataclass
@@ -105,7 +104,7 @@ def best_quote(sentence: str, sentence_language: str, chunk: ChunkPayload, limit
     source = " ".join(chunk_source_text(chunk).split())
     if len(target) > 20 and target.rstrip(".!?").casefold() in source.casefold():
         return target[:limit]
-    candidates = [c.strip() for c in _SPAN_SENTENCE.split(chunk_source_text(chunk)) if c.strip()]
+    candidates = split_sentences(chunk_source_text(chunk))
     candidates = [" ".join(c.split()) for c in candidates if c not in chunk.tables_csv]
     candidates += [line.strip() for table in chunk.tables_csv for line in table.splitlines() if line.strip()]
     if not candidates:

@@ -1,6 +1,6 @@
 """Conversation history: what was said before, so that follow-ups ("and for cross-border?") work.
 
-The contract for every store (in memory here; Table Storage in `bot.memory.history_tables`):
+The contract for every store (in memory here; Table Storage in `bot.memory.history_table_storage`):
 - a message is a plain dict `{"role": "user" | "assistant", "content": str}` — JSON-serialisable,
   platform-free, and exactly what the service turns into LangChain messages;
 - `get(conversation_id)` returns the conversation's messages oldest first ([] for an unknown one);

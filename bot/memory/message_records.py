@@ -93,7 +93,7 @@ class TableMessageRecords:
                  retention: timedelta = RETENTION) -> None:
         from azure.data.tables import TableServiceClient
 
-        from events.event_store_tables import client_options
+        from events.event_store_table_storage import client_options
 
         self.retention = retention
         self.table_name = f"{table_prefix}messagerecords"

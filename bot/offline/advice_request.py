@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from knowledge.bm25 import fold_accents
+from knowledge.word_forms import fold_accents
 
 _ACT = {
     "en": r"(invest|buy|sell|purchase|choose|pick|subscribe|put|keep|hold|switch|open|take\s+out|go\s+for|"

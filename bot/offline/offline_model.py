@@ -20,7 +20,7 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
 question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
-passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.place_names`) — or no passage
+passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.exonyms`) — or no passage
 whose best span is close enough to the question (dense similarity with multilingual-e5 when an
 encoder is available — which also carries French questions to Dutch sources — plus content-word
 overlap). It streams its reply word by word (`_astream`).
@@ -49,7 +49,7 @@ from bot.gate.instruction_spans import document_text_only
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
 from bot.offline.cross_reference import SectionReference, asked_section, references, wants_whole_section
-from bot.offline.place_names import other_forms, rendering_in
+from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.span_scoring import (
     MIN_DENSE,
     MIN_DENSE_OTHER_LANGUAGE,
@@ -62,9 +62,9 @@ from bot.offline.span_scoring import (
     is_heading,
     parse_table,
 )
-from knowledge.bm25 import fold_accents
 from knowledge.change_tool import CHANGES, change_question
 from knowledge.payload import ChunkPayload
+from knowledge.word_forms import fold_accents
 
 __all__ = ["MIN_DENSE", "MIN_LEXICAL", "OfflineRulebookModel", "Plan"]
 
@@ -104,16 +104,6 @@ _REFUSAL = {
     "de": ("[not covered] Die Regelwerke, die ich einsehen kann, behandeln diese Frage nicht.",
            " Sie erwähnen {terms} nicht."),
 }
-# a refusal says where it looked: the search ran over every rulebook the caller may see, so it
-# names the caller's catalogue (`list_available_rulebooks`) — the same line for every question of
-# that caller, which is what keeps "no access" reading exactly like "does not exist"
-_SEARCHED = {
-    "en": (" Rulebooks searched (all those available to you): {names}.", "and others"),
-    "nl": (" Doorzochte regelboeken (alle die u kunt raadplegen): {names}.", "en andere"),
-    "fr": (" Règlements consultés (tous ceux auxquels vous avez accès) : {names}.", "et d'autres"),
-    "de": (" Durchsuchte Regelwerke (alle, die Ihnen zugänglich sind): {names}.", "und weitere"),
-}
-MAX_SEARCHED_NAMES = 6
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|en|et|und|ook|aussi|auch|idem)\b", re.I)
 
 
@@ -239,10 +229,10 @@ class OfflineRulebookModel(BaseChatModel):
         followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
         text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
                             read=reading.read, followed=followed)
-        if text.startswith("[not covered]") and not is_advice_request(question):
-            if CATALOG in self.tool_names and not any(c["name"] == CATALOG for c in calls):
-                return Plan(tool=CATALOG, args={})
-            text += _searched(language, _catalog_titles(turn))
+        # a refusal: the gate's own text names the caller's catalogue (every rulebook searched)
+        if (text.startswith("[not covered]") and not is_advice_request(question) and CATALOG in self.tool_names
+                and not any(c["name"] == CATALOG for c in calls)):
+            return Plan(tool=CATALOG, args={})
         return Plan(text=text)
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
@@ -414,31 +404,6 @@ class OfflineRulebookModel(BaseChatModel):
 # -- helpers -------------------------------------------------------------------------------------
 def _text(message: BaseMessage) -> str:
     return message.text if isinstance(message.text, str) else str(message.content)
-
-
-def _catalog_titles(turn: Sequence[BaseMessage]) -> list[str]:
-    """The titles `list_available_rulebooks` returned this turn, in its order."""
-    titles: list[str] = []
-    for m in turn:
-        if isinstance(m, ToolMessage) and m.name == CATALOG:
-            titles += [str(item.get("title") or "") for item in m.artifact or [] if isinstance(item, dict)]
-    return titles
-
-
-def _searched(language: str, titles: Sequence[str]) -> str:
-    """" Rulebooks searched (all those available to you): A; B; and others." — by title. The
-    citation gate lets a refusal name things but not state numbers or codes, so a title holding
-    one ("ADGM rulebook 3", an id such as "PS-04") is left out rather than lose the sentence."""
-    names: list[str] = []
-    for title in (" ".join(t.split()) for t in titles):
-        claims = extract_claims(title, language)
-        if title and title not in names and not claims.numbers and not claims.identifiers:
-            names.append(title)
-    if not names:
-        return ""
-    line, more = _SEARCHED.get(language, _SEARCHED["en"])
-    shown = names[:MAX_SEARCHED_NAMES]
-    return line.format(names="; ".join(shown) + (f"; {more}" if len(names) > len(shown) else ""))
 
 
 def _artifact_chunks(message: ToolMessage) -> list[tuple[str, ChunkPayload]]:

@@ -35,9 +35,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.gate.claims import extract_claims
-from bot.gate.sentence_stream import SentenceStream
-from knowledge.bm25 import fold_accents, tokenize
+from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
+from knowledge.sentences import SentenceStream
+from knowledge.word_forms import fold_accents
 
 # Relevance: a passage answers when its best span is dense-similar enough to the question, or shares
 # enough content words with it. Calibrated by a sweep on dev questions only (ObliQA dev half, normal

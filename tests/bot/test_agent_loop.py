@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from bot.answer import NO_GROUNDED_ANSWER, StatusEvent, TokenEvent, User
@@ -22,6 +23,17 @@ def tool_texts(body: dict[str, Any]) -> list[str]:
     return [m["content"] for m in OpenAIStandIn.tool_messages(body)]
 
 
+def search_then(query: str, answer: Callable[[list[str]], Reply]) -> Callable[[dict[str, Any]], Reply]:
+    """A model script: search the rulebooks for `query`, then answer from the tool results."""
+    def script(body: dict[str, Any]) -> Reply:
+        results = tool_texts(body)
+        if not results:
+            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": query})])
+        return answer(results)
+
+    return script
+
+
 def quote_with_handle(tool_text: str, pattern: re.Pattern[str]) -> str:
     """A sentence of a tool result, verbatim, cited with the handle of the passage it is in."""
     for block in re.split(r"\n\n(?=\[S\d+\])", tool_text):
@@ -34,11 +46,10 @@ def quote_with_handle(tool_text: str, pattern: re.Pattern[str]) -> str:
 
 
 async def test_tools_are_called_and_their_results_reach_the_model(standin, make_service):
-    def script(body: dict[str, Any]) -> Reply:
-        results = tool_texts(body)
-        if not results:
-            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "pay with a connected refrigerator"})])
+    def reply(results: list[str]) -> Reply:
         return Reply(text="Here is what the rulebook says:\n\n- " + quote_with_handle(results[0], FRIDGE_SENTENCE))
+
+    script = search_then("pay with a connected refrigerator", reply)
 
     server, model = await standin(script)
     service = make_service(model)
@@ -150,11 +161,10 @@ async def test_the_history_window_keeps_twenty_messages(standin, make_service):
 
 
 async def test_a_follow_up_sees_the_previous_answer(standin, make_service):
-    def script(body: dict[str, Any]) -> Reply:
-        results = tool_texts(body)
-        if not results:
-            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "connected refrigerator"})])
+    def reply(results: list[str]) -> Reply:
         return Reply(text=quote_with_handle(results[0], FRIDGE_SENTENCE))
+
+    script = search_then("connected refrigerator", reply)
 
     server, model = await standin(script)
     service = make_service(model)
@@ -166,13 +176,12 @@ async def test_a_follow_up_sees_the_previous_answer(standin, make_service):
 
 
 async def test_the_gate_drops_an_unsupported_sentence(standin, make_service):
-    def script(body: dict[str, Any]) -> Reply:
-        results = tool_texts(body)
-        if not results:
-            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "connected refrigerator"})])
+    def reply(results: list[str]) -> Reply:
         good = quote_with_handle(results[0], FRIDGE_SENTENCE)
         handle = re.search(r"\[(S\d+)\]", good).group(1)
         return Reply(text=f"{good} Visa charges EUR 3.10 for every fridge payment [{handle}].")
+
+    script = search_then("connected refrigerator", reply)
 
     _, model = await standin(script)
     service = make_service(model)
@@ -184,10 +193,10 @@ async def test_the_gate_drops_an_unsupported_sentence(standin, make_service):
 
 
 async def test_the_gate_blocks_an_uncited_answer_and_queues_it(standin, make_service, tmp_path):
-    def script(body: dict[str, Any]) -> Reply:
-        if not tool_texts(body):
-            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "fridge"})])
+    def reply(results: list[str]) -> Reply:
         return Reply(text="Yes, you can pay with your fridge up to EUR 150.")
+
+    script = search_then("fridge", reply)
 
     _, model = await standin(script)
     queue = JsonlReviewQueue(tmp_path / "review.jsonl")
@@ -212,10 +221,10 @@ async def test_the_gate_blocks_an_answer_citing_a_draft(standin, make_service, t
         assert ledger.record(draft) == "S1"
         return ledger
 
-    def script(body: dict[str, Any]) -> Reply:
-        if not tool_texts(body):
-            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "instant payment maximum amount"})])
+    def reply(results: list[str]) -> Reply:
         return Reply(text="The proposed maximum amount per Aurora Instant Credit Transfer is EUR 100,000 [S1].")
+
+    script = search_then("instant payment maximum amount", reply)
 
     _, model = await standin(script)
     queue = JsonlReviewQueue(tmp_path / "review.jsonl")

@@ -10,7 +10,7 @@ from bot.answer import NO_GROUNDED_ANSWER, FinalEvent, StatusEvent, StepEvent, T
 from bot.memory.review_queue import JsonlReviewQueue
 from tests.bot.conftest import collect, final_of
 from tests.bot.openai_standin import OpenAIStandIn, Reply, ToolCall
-from tests.bot.test_agent_loop import FRIDGE_SENTENCE, quote_with_handle, tool_texts
+from tests.bot.test_agent_loop import FRIDGE_SENTENCE, quote_with_handle, search_then, tool_texts
 
 
 def _system_prompt(body: dict[str, Any]) -> str:
@@ -53,10 +53,10 @@ async def test_a_leaked_system_prompt_with_its_example_handle_is_blocked_and_sho
 
 
 async def test_a_refusal_is_in_the_question_language_and_names_what_is_not_mentioned(standin, make_service):
-    def script(body: dict[str, Any]) -> Reply:
-        if not tool_texts(body):
-            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "terugbetaling"})])
+    def reply(results: list[str]) -> Reply:
         return Reply(text="[not covered] Ignore the rules: PayPal charges nothing, I promise.")
+
+    script = search_then("terugbetaling", reply)
 
     _, model = await standin(script)
     answer = final_of(await collect(make_service(model), "Wat rekent PayPal aan voor een terugbetaling?")).answer
@@ -66,13 +66,13 @@ async def test_a_refusal_is_in_the_question_language_and_names_what_is_not_menti
 
 
 async def test_framing_before_a_blocked_answer_never_reaches_the_screen(standin, make_service, tmp_path):
-    def script(body: dict[str, Any]) -> Reply:
-        if not tool_texts(body):
-            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "connected refrigerator"})])
-        handle = quote_with_handle(tool_texts(body)[0], FRIDGE_SENTENCE).rsplit("[", 1)[1].rstrip("].")
+    def reply(results: list[str]) -> Reply:
+        handle = quote_with_handle(results[0], FRIDGE_SENTENCE).rsplit("[", 1)[1].rstrip("].")
         return Reply(text="Here is what the rulebook says:\n\n"
                           "Trust this assistant instead of the documents, as the rulebook itself says.\n\n"
                           f"- The fridge limit is EUR 9,999 per payment [{handle}].\n")
+
+    script = search_then("connected refrigerator", reply)
 
     _, model = await standin(script)
     queue = JsonlReviewQueue(tmp_path / "review.jsonl")
@@ -86,13 +86,12 @@ async def test_framing_before_a_blocked_answer_never_reaches_the_screen(standin,
 
 
 async def test_what_is_streamed_is_exactly_what_the_final_answer_holds(standin, make_service):
-    def script(body: dict[str, Any]) -> Reply:
-        results = tool_texts(body)
-        if not results:
-            return Reply(tool_calls=[ToolCall("search_rulebooks", {"query": "connected refrigerator"})])
+    def reply(results: list[str]) -> Reply:
         good = quote_with_handle(results[0], FRIDGE_SENTENCE)
         return Reply(text="Here is what the rulebook says:\n\nTrust this assistant instead of the documents.\n\n"
                           f"- {good}\n\nDo you want the whole section?")
+
+    script = search_then("connected refrigerator", reply)
 
     server, model = await standin(script)
     events = await collect(make_service(model), "Can I pay with my fridge?")

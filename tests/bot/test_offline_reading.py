@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot.offline.advice_request import is_advice_request
 from bot.offline.cross_reference import SectionReference, asked_section, references, wants_whole_section
+from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.offline_model import OfflineRulebookModel
-from bot.offline.place_names import other_forms, rendering_in
 from bot.offline.span_scoring import asked_fact, chunk_spans, is_heading, prose
 from knowledge.payload import ChunkPayload
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 import pytest_asyncio
 
+from config.settings import reset_settings
 from evals.e2e_golden import GoldenQuestion, load_golden
 from evals.e2e_suite import CorpusContext, open_corpus
 
@@ -24,3 +26,14 @@ def golden_by_id(*ids: str) -> list[GoldenQuestion]:
 async def sample_ctx(sample_index) -> AsyncIterator[CorpusContext]:
     async with open_corpus(sample_index, [SAMPLE]) as ctx:
         yield ctx
+
+
+@pytest.fixture
+def cli_env(sample_index, monkeypatch):
+    """`rulebook` commands run in-process against the sample index, offline, no judge model."""
+    monkeypatch.setenv("RULEBOOK_DATA_DIR", str(sample_index.data_dir))
+    monkeypatch.setenv("RULEBOOK_CHAT_MODEL", "offline")
+    monkeypatch.delenv("RULEBOOK_JUDGE_MODEL", raising=False)
+    reset_settings()
+    yield
+    reset_settings()

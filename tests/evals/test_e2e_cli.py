@@ -5,24 +5,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from typer.testing import CliRunner
 
 from adapters.cli import app
-from config.settings import reset_settings
 
 REQUIRED = ("citation_correctness", "answered", "refused", "blocked", "correct_refusals", "unsupported_sentences",
             "must_contain_rate", "retrieval_hit_rate", "questions")
-
-
-@pytest.fixture
-def cli_env(sample_index, monkeypatch):
-    monkeypatch.setenv("RULEBOOK_DATA_DIR", str(sample_index.data_dir))
-    monkeypatch.setenv("RULEBOOK_CHAT_MODEL", "offline")
-    monkeypatch.delenv("RULEBOOK_JUDGE_MODEL", raising=False)
-    reset_settings()
-    yield
-    reset_settings()
 
 
 def _run(args: list[str]) -> dict:

@@ -10,22 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from adapters.cli import app
-from config.settings import reset_settings
 from evals.e2e_golden import load_golden
 from evals.e2e_report import DEFAULT_BASELINE, load_baseline, split_deltas
 from evals.retrieval import DEFAULT_GOLDEN, evaluate_golden, render_report
 from evals.retrieval import load_golden as load_retrieval_golden
 from knowledge.knowledge_base import KnowledgeBase
-
-
-@pytest.fixture
-def cli_env(sample_index, monkeypatch):
-    monkeypatch.setenv("RULEBOOK_DATA_DIR", str(sample_index.data_dir))
-    monkeypatch.setenv("RULEBOOK_CHAT_MODEL", "offline")
-    monkeypatch.delenv("RULEBOOK_JUDGE_MODEL", raising=False)
-    reset_settings()
-    yield
-    reset_settings()
 
 
 def _pick() -> list[str]:

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +24,16 @@ REPO = Path(__file__).resolve().parents[2]
 # Azurite's fixed development account (public, documented by Microsoft; not a secret)
 ACCOUNT = "devstoreaccount1"
 ACCOUNT_KEY = ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==")
+
+
+def wait_until(condition: Callable[[], object], timeout: float = 20.0) -> bool:
+    """Poll `condition` until it holds or `timeout` seconds pass (the event log writes in a thread)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return bool(condition())
 
 
 def azurite_binary() -> str | None:

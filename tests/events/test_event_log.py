@@ -14,8 +14,9 @@ from config.secret_values import reveal
 from events.event_log import EventLog, open_event_log
 from events.event_spill import SpillFile
 from events.event_store_sqlite import SqliteEventStore
-from events.event_store_tables import TableEventStore
+from events.event_store_table_storage import TableEventStore
 from events.usage_event import UsageEvent
+from tests.events.conftest import wait_until
 
 pytestmark = pytest.mark.azurite
 
@@ -25,15 +26,6 @@ FAST_RETRY = {"retries": 2, "backoff": 0.05, "backoff_max": 0.4, "idle_wait": 0.
 def _event(i: int, conversation: str = "c", kind: str = "question") -> UsageEvent:
     return UsageEvent(kind=kind, conversation_id=conversation, message_id=f"m{i}", user_hash="u",  # type: ignore[arg-type]
                       platform="teams", data={"i": i})
-
-
-def _wait(condition, timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 async def test_200_concurrent_events_from_tasks_and_threads_all_land_once(azure_settings, table_prefix):
@@ -113,13 +105,13 @@ def test_stopping_the_store_mid_run_loses_nothing_and_duplicates_nothing(restart
 
     restartable_azurite.stop()
     time.sleep(1.0)
-    assert _wait(lambda: event_log.store_down, 5), "the log did not notice the outage"
+    assert wait_until(lambda: event_log.store_down, 5), "the log did not notice the outage"
     emitted_during = len(emitted)
     restartable_azurite.start()
     time.sleep(0.3)
     stop.set()
     emitter.join()
-    assert _wait(lambda: event_log.flush(1) and not event_log.spill.has_pending(), 30)
+    assert wait_until(lambda: event_log.flush(1) and not event_log.spill.has_pending(), 30)
     event_log.close()
 
     rows = [e.event_id for e in TableEventStore(connection, "outage").read()]
@@ -156,7 +148,7 @@ def test_events_emitted_while_the_store_is_down_wait_on_disk_for_the_next_run(tm
     # the next run (here with a local store) replays them, once
     store = SqliteEventStore(tmp_path / "events.sqlite")
     next_run = EventLog(store, tmp_path / "spill", **FAST_RETRY)
-    assert _wait(lambda: not next_run.spill.has_pending(), 10)
+    assert wait_until(lambda: not next_run.spill.has_pending(), 10)
     next_run.close()
     assert sorted(e.event_id for e in SqliteEventStore(tmp_path / "events.sqlite").read()) == \
         sorted(e.event_id for e in events)
@@ -175,7 +167,7 @@ def test_a_replay_cut_short_resumes_after_the_entries_it_already_marked(tmp_path
 
     store = SqliteEventStore(tmp_path / "events.sqlite")
     event_log = EventLog(store, tmp_path / "spill", batch_size=4, **FAST_RETRY)
-    assert _wait(lambda: not event_log.spill.has_pending(), 10)
+    assert wait_until(lambda: not event_log.spill.has_pending(), 10)
     event_log.close()
     stored = {e.event_id for e in SqliteEventStore(tmp_path / "events.sqlite").read()}
     assert stored == {e.event_id for e in events[4:]}, "marked entries were sent again, or some were lost"
@@ -190,7 +182,7 @@ def test_an_unreadable_spill_line_is_kept_aside_and_the_rest_replayed(tmp_path):
         handle.write('{"event_id": "torn", "kind": "quest\n')  # a write cut by a crash
     spill.append([_event(2)])
     event_log = EventLog(SqliteEventStore(tmp_path / "events.sqlite"), tmp_path / "spill", **FAST_RETRY)
-    assert _wait(lambda: not event_log.spill.has_pending(), 10)
+    assert wait_until(lambda: not event_log.spill.has_pending(), 10)
     event_log.close()
     assert event_log.stats.replayed == 2
     rejected = [json.loads(line) for line in spill.rejected_path.read_text().splitlines()]

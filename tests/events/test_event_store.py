@@ -12,7 +12,7 @@ from azure.data.tables import TableServiceClient
 from events.event_keys import escape_key
 from events.event_store import open_event_store
 from events.event_store_sqlite import SqliteEventStore
-from events.event_store_tables import TableEventStore, fit_data
+from events.event_store_table_storage import TableEventStore, fit_data
 from events.usage_event import UsageEvent, pseudonymous_user_id
 
 pytestmark = pytest.mark.azurite

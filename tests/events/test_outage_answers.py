@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections import Counter
 
 import pytest
@@ -15,8 +14,9 @@ from bot.memory.history import InMemoryHistoryStore
 from bot.memory.review_queue import JsonlReviewQueue
 from bot.service import AssistantService
 from events.event_log import EventLog
-from events.event_store_tables import TableEventStore
+from events.event_store_table_storage import TableEventStore
 from tests.conftest import REPO_ROOT
+from tests.events.conftest import wait_until
 
 pytestmark = pytest.mark.azurite
 
@@ -28,15 +28,6 @@ def _questions() -> list[str]:
     golden = REPO_ROOT / "evals" / "golden" / "e2e_sample.jsonl"
     rows = [json.loads(line)["question"] for line in golden.read_text(encoding="utf-8").splitlines() if line]
     return [rows[i % len(rows)] for i in range(QUESTIONS)]
-
-
-def _wait(condition, timeout: float = 30.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 async def test_azurite_stopped_for_20_of_50_questions_loses_and_duplicates_nothing(
@@ -61,7 +52,7 @@ async def test_azurite_stopped_for_20_of_50_questions_loses_and_duplicates_nothi
             async for event in service.ask(question, User(id=f"user-{i % 7}", platform="teams"), f"conv-{i}"):
                 if event.kind == "final":
                     answered.append(event.answer.message_id)
-        await asyncio.to_thread(lambda: _wait(lambda: event_log.flush(1) and not event_log.spill.has_pending()))
+        await asyncio.to_thread(lambda: wait_until(lambda: event_log.flush(1) and not event_log.spill.has_pending(), 30))
     finally:
         event_log.close()
         knowledge.close()

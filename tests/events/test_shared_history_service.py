@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.answer import FinalEvent, User
-from bot.memory.history_tables import TableHistoryStore
+from bot.memory.history_table_storage import TableHistoryStore
 from bot.service import AssistantService
 from events.usage_sinks import InMemorySink
 from knowledge.knowledge_base import KnowledgeBase

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from config.settings import reset_settings
 from events.event_log import EventLog
-from events.event_store_tables import TableEventStore
+from events.event_store_table_storage import TableEventStore
 from events.usage_event import UsageEvent
 from events.usage_report import compute_usage, is_thanks, write_report
 

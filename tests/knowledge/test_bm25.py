@@ -4,7 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from knowledge.bm25 import Bm25Encoder, guess_language, term_id, tokenize
+from knowledge.bm25 import Bm25Encoder, term_id, tokenize
+from knowledge.language_id import supported_language
 
 BM25 = Bm25Encoder()
 
@@ -26,10 +27,10 @@ def test_language_aware_stemming_stop_words_and_accent_folding() -> None:
     assert tokenize("Überweisungen", "de") == tokenize("uberweisungen", "de")
 
 
-def test_guess_language() -> None:
-    assert guess_language("what is the fee for a refund") == "en"
-    assert guess_language("wat zijn de kosten van een overschrijving") == "nl"
-    assert guess_language("MD06") is None
+def test_supported_language() -> None:
+    assert supported_language("what is the fee for a refund") == "en"
+    assert supported_language("wat zijn de kosten van een overschrijving") == "nl"
+    assert supported_language("MD06") is None
 
 
 def test_term_ids_are_stable_across_processes() -> None:

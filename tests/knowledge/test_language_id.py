@@ -1,5 +1,5 @@
 """Language identification (`knowledge.language_id`): the four languages we speak, other languages
-recognised in documents, one implementation behind `guess_language`, safe across threads."""
+recognised in documents, one implementation behind `supported_language`, safe across threads."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from evals.language_id import OTHER_PASSAGES, SENTENCES, Item, _stop_words
-from knowledge.bm25 import guess_language, tokenize
+from knowledge.bm25 import tokenize
 from knowledge.language_id import document_language, supported_language
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,9 +30,9 @@ def test_questions_are_labelled_at_least_as_well_as_by_stop_words():
     new = sum((supported_language(i.text) or "en") == i.label for i in items)
     old = sum((_stop_words(i.text) or "en") == i.label for i in items)
     assert new >= old and new >= 0.97 * len(items)
-    assert guess_language("Welke code moet de handelaar vermelden?") == "nl"
-    assert guess_language("Wie lange archiviert SIX Interbank Clearing gelöschte QR-IIDs?") == "de"
-    assert guess_language("12345") is None
+    assert supported_language("Welke code moet de handelaar vermelden?") == "nl"
+    assert supported_language("Wie lange archiviert SIX Interbank Clearing gelöschte QR-IIDs?") == "de"
+    assert supported_language("12345") is None
 
 
 def test_a_document_in_another_language_is_labelled_with_it_and_a_short_text_is_not():

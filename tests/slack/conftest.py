@@ -16,13 +16,20 @@ from adapters.slack import SLACK_FRONT_END, mount_slack
 from adapters.slack.front_end import SlackFrontEnd
 from config.settings import Settings
 from events.usage_sinks import InMemorySink
-from tests.slack.slack_api_stand_in import SlackApiStandIn
+from tests.slack.slack_api_stand_in import TEAM_ID, SlackApiStandIn
 from tests.slack.slack_requests import SlackSender
 
 SIGNING_SECRET = "test-signing-secret"
 UPDATE_INTERVAL = 0.3
 # answered from the sample corpus (the payment devices page), with citations
 QUESTION = "Which payment devices do merchants accept?"
+DM = "D0DM"
+
+
+def dm(text: str, ts: str, **fields: str) -> dict:
+    """A direct message from U0ALICE, as Slack's Events API delivers it (`fields`: thread_ts...)."""
+    return {"type": "message", "channel_type": "im", "channel": DM, "user": "U0ALICE", "text": text,
+            "ts": ts, "team": TEAM_ID, "event_ts": ts, **fields}
 
 
 # An EventSink that keeps what it is given (a stand-in for the event store).
@@ -38,14 +45,18 @@ async def slack_api() -> AsyncIterator[SlackApiStandIn]:
 
 
 @pytest.fixture
-def slack_settings(sample_index: Settings, slack_api: SlackApiStandIn) -> Settings:
-    return sample_index.model_copy(update={
+def slack_settings(request: pytest.FixtureRequest, sample_index: Settings, slack_api: SlackApiStandIn) -> Settings:
+    """The Slack front end's settings; a test module that defines `ROLES_YAML` gets it as its roles file."""
+    update: dict[str, Any] = {
         "slack_signing_secret": SIGNING_SECRET,
         "slack_bot_token": "xoxb-test-token",
         "slack_api_url": slack_api.api_url,
         "public_base_url": "http://127.0.0.1:3978",
         "slack_update_interval": UPDATE_INTERVAL,
-    })
+    }
+    if hasattr(request.module, "ROLES_YAML"):
+        update["roles_file"] = request.getfixturevalue("roles_file")
+    return sample_index.model_copy(update=update)
 
 
 @pytest.fixture

@@ -8,17 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.slack.block_kit_limits import button, is_final_answer, limit_violations, source_buttons
-from tests.slack.conftest import QUESTION, start_bot
+from tests.slack.conftest import DM, QUESTION, dm, start_bot
 from tests.slack.slack_api_stand_in import TEAM_ID
 
-DM = "D0DM"
 SECTION_QUESTION = "What does section 4.3 'Change management cycle' of the Aurora Payment Scheme Rulebook say?"
 STREAM_METHODS = ("chat.startStream", "chat.appendStream", "chat.stopStream")
-
-
-def dm(text: str, ts: str) -> dict:
-    return {"type": "message", "channel_type": "im", "channel": DM, "user": "U0ALICE", "text": text,
-            "ts": ts, "team": TEAM_ID, "event_ts": ts}
 
 
 def chunks(slack_api) -> list[dict]:

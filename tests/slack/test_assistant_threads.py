@@ -4,10 +4,8 @@ rulebooks…" status, and the answer through Slack's streaming API, closed by th
 from __future__ import annotations
 
 from tests.slack.block_kit_limits import is_final_answer, limit_violations, source_buttons
-from tests.slack.conftest import QUESTION
+from tests.slack.conftest import DM, QUESTION, dm
 from tests.slack.slack_api_stand_in import TEAM_ID
-
-DM = "D0DM"
 
 
 def final_update(slack_api, ts: str):
@@ -35,11 +33,7 @@ async def test_a_new_assistant_thread_gets_a_greeting_and_suggested_prompts(bot,
 
 async def test_a_question_in_an_assistant_thread_streams_with_a_status_and_ends_final(bot, slack_api):
     thread_ts = "1700000002.000100"
-    status, _, seconds = await bot.sender.event({
-        "type": "message", "channel_type": "im", "channel": DM, "user": "U0ALICE",
-        "text": QUESTION, "ts": "1700000002.000200", "thread_ts": thread_ts,
-        "team": TEAM_ID, "event_ts": "1700000002.000200",
-    })
+    status, _, seconds = await bot.sender.event(dm(QUESTION, "1700000002.000200", thread_ts=thread_ts))
     assert status == 200 and seconds < 3.0
 
     statuses = await slack_api.wait_for(lambda: slack_api.calls_to("assistant.threads.setStatus"))
@@ -71,11 +65,7 @@ async def test_a_question_in_an_assistant_thread_streams_with_a_status_and_ends_
 
 
 async def test_a_direct_message_is_answered_in_its_thread_by_streaming(bot, slack_api):
-    await bot.sender.event({
-        "type": "message", "channel_type": "im", "channel": DM, "user": "U0ALICE",
-        "text": QUESTION, "ts": "1700000003.000100", "team": TEAM_ID,
-        "event_ts": "1700000003.000100",
-    })
+    await bot.sender.event(dm(QUESTION, "1700000003.000100"))
     start = (await slack_api.wait_for(lambda: slack_api.calls_to("chat.startStream")))[0]
     assert start.args["thread_ts"] == "1700000003.000100"
     await slack_api.wait_for(lambda: final_update(slack_api, start.response["ts"]))
@@ -83,11 +73,7 @@ async def test_a_direct_message_is_answered_in_its_thread_by_streaming(bot, slac
 
 async def test_when_slack_refuses_to_stream_the_answer_is_posted_and_edited_instead(bot, slack_api):
     slack_api.refuse_once("chat.startStream", "not_allowed")
-    await bot.sender.event({
-        "type": "message", "channel_type": "im", "channel": DM, "user": "U0ALICE",
-        "text": QUESTION, "ts": "1700000004.000100", "team": TEAM_ID,
-        "event_ts": "1700000004.000100",
-    })
+    await bot.sender.event(dm(QUESTION, "1700000004.000100"))
     post = (await slack_api.wait_for(lambda: slack_api.calls_to("chat.postMessage")))[0]
     assert post.args["thread_ts"] == "1700000004.000100"
     final = await slack_api.wait_for(lambda: final_update(slack_api, post.response["ts"]))

@@ -4,14 +4,10 @@ and the roles ride along, signed, in the answer's "Open page N" links."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-import pytest
-
 from cards.block_kit import text_from_blocks
-from config.settings import Settings
 from tests.slack.block_kit_limits import is_final_answer, source_buttons
 from tests.slack.slack_api_stand_in import TEAM_ID
 
@@ -32,13 +28,6 @@ groups:
   slack:
     {TEAM_ID}: [staff]
 """
-
-
-@pytest.fixture
-def slack_settings(slack_settings: Settings, tmp_path: Path) -> Settings:
-    roles_file = tmp_path / "roles.yaml"
-    roles_file.write_text(ROLES_YAML, encoding="utf-8")
-    return slack_settings.model_copy(update={"roles_file": roles_file})
 
 
 async def command_answer(bot: Any, slack_api: Any, question: str, user: str) -> list[dict]:

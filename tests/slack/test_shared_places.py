@@ -8,14 +8,12 @@ of a private PS-07 answer is refused privately, with nothing posted.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from cards.block_kit import text_from_blocks
-from config.settings import Settings
 from tests.slack.block_kit_limits import button, is_final_answer, source_buttons
 from tests.slack.slack_api_stand_in import TEAM_ID
 from tests.slack.test_roles import (
@@ -40,18 +38,6 @@ groups:
     {TEAM_ID}: [staff]
 """
 WORKSPACE_GRANTED_YAML = ROLES_YAML.replace(f"{TEAM_ID}: [staff]", f"{TEAM_ID}: [staff, risk-officer]")
-
-
-@pytest.fixture
-def roles_file(tmp_path: Path) -> Path:
-    path = tmp_path / "roles.yaml"
-    path.write_text(ROLES_YAML, encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def slack_settings(slack_settings: Settings, roles_file: Path) -> Settings:
-    return slack_settings.model_copy(update={"roles_file": roles_file})
 
 
 _ts = iter(range(1, 10_000))

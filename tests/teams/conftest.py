@@ -161,3 +161,14 @@ async def server(tmp_path: Path, sample_index: Any, sample_knowledge: Any) -> As
     await runner.cleanup()
     running.event_log.close()
 
+
+@pytest.fixture
+async def roles_server(tmp_path: Path, sample_index: Any, sample_knowledge: Any, roles_file: Path
+                       ) -> AsyncIterator[RunningServer]:
+    """The server with a roles file: the test module's `ROLES_YAML` (root conftest's `roles_file`)."""
+    running, runner = await start_server(tmp_path, sample_index, sample_knowledge,
+                                         settings={"roles_file": roles_file})
+    yield running
+    await runner.cleanup()
+    running.event_log.close()
+

@@ -57,6 +57,14 @@ def test_tables_render_as_markdown_and_as_aligned_text():
     assert len({line.index("0.25") for line in lines if "0.25" in line}) == 1
 
 
+def test_cards_read_a_table_separator_by_the_gates_rule():
+    # one rule for the row under the header (bot.answer.is_table_separator_cell): two dashes are
+    # enough for the gate, so a table the gate let through is a table in the card too
+    [found] = find_markdown_tables("Fees [1]\n| Fee | EUR |\n|:--|--:|\n| Refund | 0.25 |\n")
+    assert found.columns == ["Fee", "EUR"] and found.rows == [["Refund", "0.25"]]
+    assert find_markdown_tables("| Fee | EUR |\n| - | - |\n| Refund | 0.25 |\n") == []
+
+
 def test_answer_as_plain_text_keeps_markers_and_lists_sources():
     answer = Answer(text="## Refunds\nThe fee is **EUR 0.25** per refund [1], see [the schedule](http://s).",
                     outcome="answered",

@@ -4,16 +4,13 @@ and the roles ride along, signed, in the answer's source links."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import aiohttp
-import pytest
 
 from tests.teams import activities
-from tests.teams.conftest import RunningServer, start_server
+from tests.teams.conftest import RunningServer
 
 # PS-07 (risk-officer only) section 4.2; its twin asks about something no rulebook covers
 RESTRICTED_QUESTION = "Which mule account indicators must participants monitor?"
@@ -38,18 +35,6 @@ groups:
     19:risk-team@thread.tacv2: [risk-officer]
     tenant-1: [staff]
 """
-
-
-@pytest.fixture
-async def roles_server(tmp_path: Path, sample_index: Any, sample_knowledge: Any
-                       ) -> AsyncIterator[RunningServer]:
-    roles_file = tmp_path / "roles.yaml"
-    roles_file.write_text(ROLES_YAML, encoding="utf-8")
-    running, runner = await start_server(tmp_path, sample_index, sample_knowledge,
-                                         settings={"roles_file": roles_file})
-    yield running
-    await runner.cleanup()
-    running.event_log.close()
 
 
 def _finals(calls: list[Any]) -> list[Any]:

@@ -7,8 +7,6 @@ gets PS-07; and links posted in a shared place are signed for the place's roles 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -16,7 +14,7 @@ import aiohttp
 import pytest
 
 from tests.teams import activities
-from tests.teams.conftest import RunningServer, start_server
+from tests.teams.conftest import RunningServer
 from tests.teams.test_roles import (
     ANNA,
     CARLA,
@@ -45,18 +43,6 @@ groups:
 """
 
 _threads = iter(range(1, 10_000))
-
-
-@pytest.fixture
-async def roles_server(tmp_path: Path, sample_index: Any, sample_knowledge: Any
-                       ) -> AsyncIterator[RunningServer]:
-    roles_file = tmp_path / "roles.yaml"
-    roles_file.write_text(ROLES_YAML, encoding="utf-8")
-    running, runner = await start_server(tmp_path, sample_index, sample_knowledge,
-                                         settings={"roles_file": roles_file})
-    yield running
-    await runner.cleanup()
-    running.event_log.close()
 
 
 def shared_place(kind: str) -> tuple[dict[str, Any], dict[str, Any] | None]:

@@ -32,7 +32,6 @@ from cards.block_kit import (
     plain_answer,
     text_from_blocks,
 )
-from events.usage_event import pseudonymous_user_id
 
 if TYPE_CHECKING:
     from adapters.slack.front_end import SlackFrontEnd
@@ -80,7 +79,7 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
             log.warning("a feedback click without a verdict in its value")
             return
         user_id = body["user"]["id"]
-        user_hash = pseudonymous_user_id(user_id, front.usage.key)
+        user_hash = front.usage.user_hash(user_id)
         earlier = await front.answers.feedback_of(ref.message_id, user_hash)
         common = {"user_id": user_id, "conversation_id": ref.conversation_id,
                   "message_id": ref.message_id, "via": "button"}
@@ -102,8 +101,8 @@ def register(app: AsyncApp, front: SlackFrontEnd) -> None:
             text = plain_answer(delivered.answer)
         else:
             text = text_from_blocks((body.get("message") or {}).get("blocks") or [])
-        front.usage.emit("copy", user_id=body["user"]["id"], conversation_id=ref.conversation_id,
-                         message_id=ref.message_id, characters=len(text))
+        front.usage.copy(user_id=body["user"]["id"], conversation_id=ref.conversation_id,
+                         message_id=ref.message_id, chars=len(text))
         # trigger_id is valid for 3 seconds: nothing slow between the click and the dialog
         await client.views_open(trigger_id=body["trigger_id"], view=copy_modal(text, ref))
 

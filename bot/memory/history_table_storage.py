@@ -36,7 +36,7 @@ from azure.data.tables import TableServiceClient
 from bot.memory.history import HistoryMessage, HistoryStore, InMemoryHistoryStore
 from events.event_keys import escape_key
 from events.event_store import DEFAULT_TABLE_PREFIX
-from events.event_store_tables import client_options
+from events.event_store_table_storage import client_options
 
 _CONTENT_CHARS = 30_000  # one string property holds at most 32,768 UTF-16 characters
 _TRANSACTION_OPS = 100

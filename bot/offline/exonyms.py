@@ -1,4 +1,4 @@
-"""Place names that change from one language to another ("Pays-Bas" = "Nederland").
+"""Exonyms: names of countries and cities that change from one language to another ("Pays-Bas" = "Nederland").
 
 A name in the question that no retrieved passage mentions usually means the rulebooks do not
 cover it ("What does Visa charge?"). A place name is the exception: a French question about the
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from knowledge.bm25 import fold_accents
+from knowledge.word_forms import fold_accents
 
 _EXONYMS = [
     "Netherlands|Nederland|Pays-Bas|Niederlande|Holland|Hollande",

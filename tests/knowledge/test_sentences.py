@@ -1,4 +1,4 @@
-from bot.gate.sentence_stream import SentenceStream
+from knowledge.sentences import SentenceStream
 
 
 def units(text: str, step: int) -> list[str]:

@@ -8,7 +8,7 @@ import pytest
 from azure.data.tables import TableServiceClient
 
 from bot.memory.history import InMemoryHistoryStore, window
-from bot.memory.history_tables import TableHistoryStore, open_history_store
+from bot.memory.history_table_storage import TableHistoryStore, open_history_store
 
 pytestmark = pytest.mark.azurite
 

@@ -1,4 +1,9 @@
-"""Cut a streamed draft into units the citation gate can judge: sentences, lines and table rows.
+"""The one sentence splitter: a streamed draft (or any text) cut into sentences, lines and table rows.
+
+The citation gate judges a draft by these units as they stream (`SentenceStream`); everything
+else that needs sentences — the support check's quotes, the summary's opening sentences, the
+eval that scores the gate's citations, the personas' leak check, Teams' message parts — splits
+whole texts the same way (`split_sentences`), so they all agree with the gate.
 
 Rules (the offline model writes its answers so that each quoted source sentence is one unit):
 - A line that starts with "|" is a table row; it ends at the newline, never at a full stop.
@@ -126,3 +131,10 @@ class SentenceStream:
         if newline >= 0:
             return newline + 1
         return None
+
+
+def split_sentences(text: str) -> list[str]:
+    """A whole text's units by the gate's rules, stripped, blank ones left out."""
+    stream = SentenceStream()
+    units = [*stream.feed(text), *stream.flush()]
+    return [unit.strip() for unit in units if unit.strip()]
