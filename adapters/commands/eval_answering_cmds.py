@@ -30,9 +30,6 @@ def eval_answering(
     from config.settings import get_settings
     from evals.answering import COLLECTION, run, sample
     from evals.obliqa import (
-        cached_documents,
-        document_ids,
-        questions_within,
         subset_collection,
     )
     from knowledge.embedding_cache import load_cached_encoder
@@ -47,17 +44,9 @@ def eval_answering(
     collection = COLLECTION
     subset = None
     if only_cached or documents_limit:
-        everything = document_ids(chunks)
         model_id = load_cached_encoder(settings).model_id
-        chosen = cached_documents(chunks, settings.embedding_cache_path, model_id) if only_cached else everything
-        chosen = chosen[:documents_limit] if documents_limit else chosen
-        if not chosen:
-            typer.echo(f"error: no ObliQA document is fully in the embedding cache at {settings.embedding_cache_path}",
-                       err=True)
-            raise typer.Exit(2)
-        keep = {f"adgm-{d}" for d in chosen}
-        chunks = [c for c in chunks if c.rulebook_id in keep]
-        qs = questions_within(qs, chosen)
+        chunks, qs, chosen, everything = obliqa.subset(chunks, qs, settings.embedding_cache_path, model_id,
+                                                       only_cached, documents_limit)
         collection = subset_collection(chosen).replace("obliqa-", f"{COLLECTION}-", 1)
         subset = {"documents": chosen, "of_documents": len(everything), "passages": len(chunks),
                   "selected_by": "only-cached" if only_cached else f"documents-limit {documents_limit}"}

@@ -60,11 +60,8 @@ def eval_obliqa(
     from evals.obliqa import (
         COLLECTION,
         bm25s_reference,
-        cached_documents,
-        document_ids,
         evaluate,
         index_passages,
-        questions_within,
         subset_collection,
     )
     from knowledge.embedding_cache import load_cached_encoder
@@ -78,17 +75,9 @@ def eval_obliqa(
     subset: dict[str, object] | None = None
     collection = COLLECTION
     if only_cached or documents_limit:
-        everything = document_ids(chunks)
-        chosen = cached_documents(chunks, settings.embedding_cache_path, encoder.model_id) if only_cached else everything
-        chosen = chosen[:documents_limit] if documents_limit else chosen
-        if not chosen:
-            typer.echo(f"error: no ObliQA document is fully in the embedding cache at {settings.embedding_cache_path}",
-                       err=True)
-            raise typer.Exit(2)
-        keep = {f"adgm-{d}" for d in chosen}
         all_questions = len(qs)
-        chunks = [c for c in chunks if c.rulebook_id in keep]
-        qs = questions_within(qs, chosen)
+        chunks, qs, chosen, everything = obliqa.subset(chunks, qs, settings.embedding_cache_path, encoder.model_id,
+                                                       only_cached, documents_limit)
         collection = subset_collection(chosen)
         subset = {"documents": chosen, "of_documents": len(everything), "passages": len(chunks),
                   "questions": len(qs), "of_questions": all_questions,
