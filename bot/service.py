@@ -7,13 +7,16 @@
         FinalEvent   exactly one, last: the `Answer` (text with [n], citations, tables, outcome)
 
 What happens per question: the conversation's last `history_messages` messages are loaded; the
-zoom tools are bound to the caller's roles and to a fresh citation ledger; the agent runs; the
+agent (compiled once per service: tools and middleware read the caller's roles and a fresh
+citation ledger from the run's `RunContext`, not from closures) runs; the
 model's text goes through the citation gate sentence by sentence; the final answer is written
 to the history (with its [n] markers spelled out as sources, so the model never mistakes them
 for handles); usage events go to the event sink; a blocked draft goes to the review queue.
 
 Many users at once: one `AssistantService` serves every question of the process. Per question
-(never shared): the `_Run` queue, the citation ledger, the gate, the agent graph and its tools.
+(never shared): the `_Run` queue, the citation ledger, the gate, the run context. The compiled
+agent graph and its tools are shared: LangGraph keeps a run's state in the run (no checkpointer
+here), and the tools hold nothing but the `knowledge` handle.
 Shared, and why that is safe: `knowledge` (see `knowledge.knowledge_base` for each part); the
 chat model (the offline model is immutable apart from a query-vector dict whose races can only
 recompute a vector; LangChain provider clients are thread-safe); `history` (in memory: an
@@ -36,7 +39,7 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -47,7 +50,7 @@ from bot.agent.agent import RunContext, build_agent
 from bot.agent.tool_steps import ToolSteps
 from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent, User
 from bot.answer_slots import AnswerSlots, Busy, busy_text, queued_text
-from bot.gate.citation_gate import CitationGate, GateResult, SourceLedger
+from bot.gate.citation_gate import CitationGate, GateResult
 from bot.gate.support_check import SupportJudge
 from bot.language import detect_language
 from bot.memory.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
@@ -56,11 +59,12 @@ from bot.source_links import SourceLink, served_source_link, with_cite_handles
 from config.settings import Settings, get_settings
 from events.usage_event import EventKind, EventSink, UsageData, emit_usage, pseudonymous_user_id
 from events.usage_sinks import NullSink
+from knowledge.query_vectors import one_question
 
 log = logging.getLogger("rulebook.bot")
 
 MAX_QUESTION_CHARS = 4000
-ToolsFactory = Callable[[Any, Sequence[str], SourceLedger], list[BaseTool]]
+ToolsFactory = Callable[[Any], list[BaseTool]]
 
 _UNAVAILABLE_INDEX = ("I could not search the rulebooks just now: the rulebook index is not reachable. "
                       "Please try again in a moment, or ask the rulebook desk.")
@@ -84,12 +88,12 @@ def status_text(tool: str, args: dict[str, Any]) -> str:
     return "Searching the rulebooks…"
 
 
-def default_tools_factory(knowledge: Any, roles: Sequence[str], ledger: SourceLedger) -> list[BaseTool]:
+def default_tools_factory(knowledge: Any) -> list[BaseTool]:
+    """The zoom tools and the change tool, reading roles and ledger from each run's context."""
     from knowledge.change_tool import make_change_tool
     from knowledge.zoom_tools import make_zoom_tools
 
-    return [*make_zoom_tools(knowledge, roles, ledger),  # type: ignore[arg-type]
-            make_change_tool(knowledge, roles, ledger)]  # type: ignore[arg-type]
+    return [*make_zoom_tools(knowledge), make_change_tool(knowledge)]
 
 
 def new_ledger() -> Any:
@@ -142,6 +146,15 @@ class AssistantService:
         self.ledger_factory = ledger_factory
         self.slots = AnswerSlots(self.settings.max_concurrent_answers, self.settings.max_waiting_answers,
                                  self.settings.answer_wait_seconds)
+        self._agent: Any = None
+
+    @property
+    def agent(self) -> Any:
+        """The compiled agent graph, built on first use (compiling costs 25-50 ms of CPU: once, not
+        per question). Two first questions at once may each build one; either is correct."""
+        if self._agent is None:
+            self._agent = build_agent(self.model, self.tools_factory(self.knowledge), self.settings.max_tool_calls)
+        return self._agent
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, **overrides: Any) -> AssistantService:
@@ -151,7 +164,8 @@ class AssistantService:
 
         settings = settings or get_settings()
         knowledge = overrides.pop("knowledge", None) or KnowledgeBase.from_settings(settings)
-        model = overrides.pop("model", None) or load_chat_model(settings.chat_model, knowledge)
+        model = overrides.pop("model", None) or load_chat_model(settings.chat_model, knowledge,
+                                                                question_caches=settings.question_caches)
         if "judge" not in overrides and settings.judge_model:
             from bot.gate.support_check import ModelJudge
 
@@ -198,7 +212,8 @@ class AssistantService:
         run.steps.ledger = ledger
         gate = CitationGate(ledger, language, self.source_link, self.judge, question=question,
                             searched=lambda: [r.rulebook_id for r in self.knowledge.list_rulebooks(user.roles)])
-        context = RunContext(observer=run, max_tool_calls=self.settings.max_tool_calls)
+        context = RunContext(roles=tuple(user.roles), ledger=ledger, observer=run,
+                             max_tool_calls=self.settings.max_tool_calls)
         usage: dict[str, int] = {}
         if not self.slots.free:
             yield StatusEvent(queued_text(language))  # heard at once, even when answered later
@@ -254,29 +269,32 @@ class AssistantService:
                        context: RunContext, usage: dict[str, int]) -> Answer | None:
         """Run the agent, feeding the model's text to the gate; None when it ran to the end."""
         try:
-            tools = self.tools_factory(self.knowledge, run.user.roles, ledger)
-            agent = build_agent(self.model, tools, self.settings.max_tool_calls)
             messages = [*history, HumanMessage(question)]
-            async for mode, item in agent.astream({"messages": messages}, context=context,
-                                                  stream_mode=["messages", "updates"]):
-                if mode == "messages":
-                    chunk, meta = item
-                    if isinstance(chunk, AIMessageChunk) and meta.get("langgraph_node") == "model":
-                        text = chunk.text
-                        if text:
-                            for piece in await gate.feed(text):
-                                run.queue.put_nowait(TokenEvent(piece))
-                elif mode == "updates":
-                    for update in item.values():
-                        for message in (update or {}).get("messages", []) if isinstance(update, dict) else []:
-                            if isinstance(message, AIMessage) and message.usage_metadata:
-                                for key in ("input_tokens", "output_tokens", "total_tokens"):
-                                    usage[key] = usage.get(key, 0) + int(message.usage_metadata.get(key, 0))
+            with one_question():  # the search and the model embed the question once between them
+                await self._run_agent(run, messages, gate, context, usage)
             return None
         except Exception as exc:
             return self._failure(run, exc)
         finally:
             run.queue.put_nowait(None)
+
+    async def _run_agent(self, run: _Run, messages: list[Any], gate: CitationGate, context: RunContext,
+                         usage: dict[str, int]) -> None:
+        async for mode, item in self.agent.astream({"messages": messages}, context=context,
+                                                   stream_mode=["messages", "updates"]):
+            if mode == "messages":
+                chunk, meta = item
+                if isinstance(chunk, AIMessageChunk) and meta.get("langgraph_node") == "model":
+                    text = chunk.text
+                    if text:
+                        for piece in await gate.feed(text):
+                            run.queue.put_nowait(TokenEvent(piece))
+            elif mode == "updates":
+                for update in item.values():
+                    for message in (update or {}).get("messages", []) if isinstance(update, dict) else []:
+                        if isinstance(message, AIMessage) and message.usage_metadata:
+                            for key in ("input_tokens", "output_tokens", "total_tokens"):
+                                usage[key] = usage.get(key, 0) + int(message.usage_metadata.get(key, 0))
 
     def _failure(self, run: _Run, exc: Exception) -> Answer:
         detail = f"{type(exc).__name__}: {exc}"[:300]

@@ -31,6 +31,7 @@ from indexing.lifecycle import Inventory, InventoryItem, file_sha256
 
 if TYPE_CHECKING:
     from config.settings import Settings
+    from indexing.dense_fill import StopSignal
     from indexing.pipeline import IndexSummary, ProgressCallback
 
 Action = Literal["upserted", "withdrawn", "deleted"]
@@ -78,7 +79,7 @@ def fetch_source(source: str, rulebook_id: str, data_dir: Path) -> Path:
         name = Path(parsed.path).name or f"{rulebook_id}.pdf"
         if not name.lower().endswith(".pdf"):
             name += ".pdf"
-        target = data_dir / "incoming" / rulebook_id / name
+        target = _incoming(data_dir, rulebook_id) / name
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(".part")
         try:
@@ -136,21 +137,23 @@ def _source_of(event: DocumentEvent, state: IndexState) -> str:
 
 
 def apply_event(event: DocumentEvent, settings: Settings, progress: ProgressCallback | None = None,
-                on_switched: Any = None) -> IndexSummary:
+                on_switched: Any = None, stop: StopSignal | None = None) -> IndexSummary:
     from indexing.pipeline import Indexer
 
-    indexer = Indexer(settings, progress, on_switched=on_switched)
+    indexer = Indexer(settings, progress, on_switched=on_switched, stop=stop)
     data_dir = Path(settings.data_dir)
     state = IndexState.load(data_dir)
     if event.action == "deleted":
-        return indexer.remove_document(event.document_id, "deleted in the document system", event.changed_by,
-                                       event.version or "")
+        summary = indexer.remove_document(event.document_id, "deleted in the document system", event.changed_by,
+                                          event.version or "")
+        shutil.rmtree(_incoming(data_dir, event.document_id), ignore_errors=True)
+        return summary
     path = fetch_source(_source_of(event, state), event.document_id, data_dir)
     entry = _catalog_entry(event, path, state)
     if entry.status == "draft":
         raise DocumentEventError(f"{event.document_id} is a draft: drafts are never indexed")
     if path.suffix.lower() != ".pdf":
-        copy = data_dir / "incoming" / event.document_id / f"{path.stem}.pdf"
+        copy = _incoming(data_dir, event.document_id) / f"{path.stem}.pdf"
         copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, copy)
         path = copy
@@ -158,4 +161,23 @@ def apply_event(event: DocumentEvent, settings: Settings, progress: ProgressCall
     item = InventoryItem(path=path.resolve(), bucket=bucket, entry=entry, file_sha256=file_sha256(path))
     inventory = Inventory(folder=path.parent.resolve(), catalog=Catalog(entries={path.name: entry}, present=True),
                           items=[item])
-    return indexer.run_document(item, inventory)
+    summary = indexer.run_document(item, inventory)
+    if summary.indexed:
+        _drop_superseded_downloads(data_dir, event.document_id, keep=item.path)
+    return summary
+
+
+def _incoming(data_dir: Path, rulebook_id: str) -> Path:
+    return data_dir / "incoming" / rulebook_id
+
+
+def _drop_superseded_downloads(data_dir: Path, rulebook_id: str, keep: Path) -> None:
+    """The files an earlier event downloaded for this document (another name, another version),
+    once the new one is live: only under the data dir's incoming/, never a folder of the user's.
+    Kept while the new one fails, since the index still holds (and links to) the old one."""
+    folder = _incoming(data_dir, rulebook_id).resolve()
+    if keep.parent.resolve() != folder:
+        return
+    for old in folder.iterdir():
+        if old.is_file() and old.resolve() != keep.resolve():
+            old.unlink(missing_ok=True)

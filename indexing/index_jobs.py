@@ -58,7 +58,7 @@ def _now() -> str:
 @dataclass
 class IndexJob:
     job_id: str
-    kind: Literal["event", "folder"]
+    kind: Literal["event", "folder", "fill"]
     what: str  # "PS-04 upserted" / the folder
     state: JobState = "queued"
     submitted_at: str = field(default_factory=_now)
@@ -76,7 +76,8 @@ class IndexJob:
 class IndexJobs:
     """The serving process's indexing queue (one worker thread)."""
 
-    def __init__(self, settings: Settings, on_switched: Callable[[str], None] | None = None) -> None:
+    def __init__(self, settings: Settings, on_switched: Callable[[str], None] | None = None,
+                 fill_at_start: bool = True) -> None:
         self.settings = settings
         self.on_switched = on_switched
         self._queue: queue.Queue[tuple[IndexJob, Callable[[IndexJob], dict[str, Any]]] | None] = \
@@ -84,8 +85,26 @@ class IndexJobs:
         self._jobs: OrderedDict[str, IndexJob] = OrderedDict()
         self._lock = threading.Lock()
         self._listeners: list[Callable[[IndexJob], None]] = []
+        self._stop = threading.Event()  # set on close: a dense fill ends after its current batch
+        # a dense fill (minutes to hours for a new corpus) gives way to any job queued behind it
+        # (a webhook's one-section change must not wait for it) and is queued again after it
+        self._fill_yield = _YieldToQueue(self._stop, self._queue)
         self._worker = threading.Thread(target=self._work, name="rulebook-indexing", daemon=True)
         self._worker.start()
+        if fill_at_start:
+            self.submit_fill()
+
+    def submit_fill(self) -> IndexJob:
+        """Dense vectors a fast first pass (or an interrupted run) left to fill (indexing/dense_fill.py)."""
+        from indexing.pipeline import Indexer
+
+        job = IndexJob(f"job-{uuid.uuid4().hex}", "fill", "dense vectors")
+
+        def run(job: IndexJob) -> dict[str, Any]:
+            return Indexer(self.settings, self._progress(job), on_switched=self._switched(job),
+                           stop=self._fill_yield).fill_dense_only().to_dict()
+
+        return self._submit(job, run)
 
     # --- submitting ------------------------------------------------------------------------
     def submit_event(self, event: DocumentEvent) -> IndexJob:
@@ -94,7 +113,8 @@ class IndexJobs:
         job = IndexJob(f"job-{uuid.uuid4().hex}", "event", f"{event.document_id} {event.action}")
 
         def run(job: IndexJob) -> dict[str, Any]:
-            return apply_event(event, self.settings, self._progress(job), self._switched(job)).to_dict()
+            return apply_event(event, self.settings, self._progress(job), self._switched(job),
+                               stop=self._fill_yield).to_dict()
 
         return self._submit(job, run)
 
@@ -104,7 +124,8 @@ class IndexJobs:
         job = IndexJob(job_id or f"job-{uuid.uuid4().hex}", "folder", str(folder))
 
         def run(job: IndexJob) -> dict[str, Any]:
-            return Indexer(self.settings, self._progress(job), on_switched=self._switched(job)).run(folder).to_dict()
+            return Indexer(self.settings, self._progress(job), on_switched=self._switched(job),
+                           stop=self._fill_yield).run(folder).to_dict()
 
         return self._submit(job, run)
 
@@ -144,6 +165,7 @@ class IndexJobs:
         return False
 
     def close(self, timeout: float = 120.0) -> None:
+        self._stop.set()
         self._queue.put(None)
         self._worker.join(timeout)
 
@@ -174,6 +196,9 @@ class IndexJobs:
             try:
                 job.summary = run(job)
                 job.state = "done"
+                summary = job.summary or {}
+                if summary.get("dense_stopped") and summary.get("dense_pending") and not self._stop.is_set():
+                    self.submit_fill()  # it gave way to a queued job: carry on after that one
             except Exception as exc:  # noqa: BLE001 — a failed job is reported, the queue goes on
                 log.warning("indexing job %s (%s) failed: %s", job.job_id, job.what, exc)
                 job.error, job.state = f"{type(exc).__name__}: {exc}", "failed"
@@ -186,6 +211,16 @@ class IndexJobs:
                 listener(job)
             except Exception:  # noqa: BLE001
                 log.exception("job listener failed")
+
+
+class _YieldToQueue:
+    """The indexer's stop signal (`is_set()`): the server is closing, or another job waits."""
+
+    def __init__(self, stop: threading.Event, waiting: queue.Queue[Any]) -> None:
+        self._stop, self._waiting = stop, waiting
+
+    def is_set(self) -> bool:
+        return self._stop.is_set() or not self._waiting.empty()
 
 
 # --- serve.json and the request folder ------------------------------------------------------

@@ -156,7 +156,7 @@ def _keep_outside_tables(textpage: pdfium.PdfTextPage, raw_line: str, start: int
                          boxes: Sequence[BBox]) -> tuple[list[tuple[int, str]], list[int]]:
     """The line's characters (with their pdfium indices) that lie outside every table box."""
     chars = [(start + offset, ch) for offset, ch in enumerate(raw_line)]
-    if not boxes:
+    if not boxes or not _may_touch(textpage, chars, boxes):
         return chars, []
     kept: list[tuple[int, str]] = []
     hits: list[int] = []
@@ -173,6 +173,22 @@ def _keep_outside_tables(textpage: pdfium.PdfTextPage, raw_line: str, start: int
         elif inside not in hits:
             hits.append(inside)
     return kept, hits
+
+
+_LINE_BAND_MARGIN = 6.0  # points: a line's first and last letters may sit lower or higher than the rest
+
+
+def _may_touch(textpage: pdfium.PdfTextPage, chars: list[tuple[int, str]], boxes: Sequence[BBox]) -> bool:
+    """Whether any table box lies within the line's height band (from its first and last
+    letters, widened by a margin): most lines of a page with a table are prose above or below
+    it, and this spares them a box look-up per character (~40% of the text stage there)."""
+    visible = [i for i, ch in chars if not ch.isspace()]
+    if not visible:
+        return False
+    first, last = textpage.get_charbox(visible[0]), textpage.get_charbox(visible[-1])
+    low = min(first[1], last[1]) - _LINE_BAND_MARGIN
+    high = max(first[3], last[3]) + _LINE_BAND_MARGIN
+    return any(by0 - 1 <= high and low <= by1 + 1 for _, by0, _, by1 in boxes)
 
 
 def _make_line(textpage: pdfium.PdfTextPage, chars: list[tuple[int, str]], page_number: int

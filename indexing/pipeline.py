@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from indexing.audit_log import AuditEvent, append_events
 from indexing.chunker import chunk_sections
+from indexing.dense_fill import StopSignal
 from indexing.document_flags import flag_indexed
 from indexing.document_parser import ParsedDocument, parse_document
 from indexing.index_state import DocumentState, IndexState, SectionState
@@ -69,6 +70,14 @@ class IndexSummary:
     stage_seconds: dict[str, float] = field(default_factory=dict)
     stage_cpu_seconds: dict[str, float] = field(default_factory=dict)  # CPU time, incl. table workers
     note: str = ""
+    # the progressive index (indexing/dense_fill.py): when every document was searchable (BM25,
+    # plus dense where cached), and how many chunks still wait for a dense vector at the end
+    searchable_seconds: float | None = None
+    dense_filled: int = 0
+    dense_pending: int = 0
+    dense_stopped: bool = False  # the fill was asked to stop (it gave way, or serve is closing)
+    dense_chunks: int = 0  # live chunks in the whole index with a dense vector
+    index_chunks: int = 0  # live chunks in the whole index
 
     def _of(self, *outcomes: Outcome) -> list[DocumentReport]:
         return [d for d in self.documents if d.outcome in outcomes]
@@ -109,6 +118,12 @@ class IndexSummary:
             "seconds": round(self.seconds, 2),
             "stage_seconds": {k: round(v, 2) for k, v in self.stage_seconds.items()},
             "stage_cpu_seconds": {k: round(v, 2) for k, v in self.stage_cpu_seconds.items()},
+            "searchable_seconds": None if self.searchable_seconds is None else round(self.searchable_seconds, 2),
+            "dense_filled": self.dense_filled,
+            "dense_pending": self.dense_pending,
+            "dense_stopped": self.dense_stopped,
+            "dense_chunks": self.dense_chunks,
+            "index_chunks": self.index_chunks,
             "documents_with_active_content": sum(1 for d in self.indexed if d.active_content),
             "chunks_with_instruction_text": self.total("instruction_chunks"),
             "warnings": [f"{d.file}: {w}" for d in self.indexed for w in d.warnings],
@@ -120,8 +135,11 @@ class Indexer:
     """One indexing run against the configured store, embedder and data dir."""
 
     def __init__(self, settings: Settings, progress: ProgressCallback | None = None,
-                 on_switched: Callable[[str], None] | None = None) -> None:
+                 on_switched: Callable[[str], None] | None = None, stop: StopSignal | None = None) -> None:
         self.settings = settings
+        # dense vectors after the first pass (indexing/dense_fill.py) unless configured inline
+        self.defer_dense = getattr(settings, "index_dense", "background") != "inline"
+        self.stop = stop  # set: the dense fill stops after its current batch (serve shutting down)
         self.on_switched = on_switched  # after a rulebook's new chunks went live (serve: drop cached results)
         self.data_dir = Path(settings.data_dir)
         self.progress = progress or (lambda done, total, what: None)
@@ -153,6 +171,7 @@ class Indexer:
                 summary.documents.append(self._index_one(item, inventory, state, store))
             self.progress(len(todo), len(todo), "removing withdrawn documents")
             summary.documents += self._remove_gone(inventory, state, store)
+            self._fill(store, summary, started)
         summary.seconds = time.perf_counter() - started
         summary.stage_seconds = dict(self.stage_seconds)
         summary.stage_cpu_seconds = dict(self.stage_cpu_seconds)
@@ -167,6 +186,7 @@ class Indexer:
             self.progress(0, 1, item.path.name)
             summary.documents.append(self._index_one(item, inventory, state, store))
             self.progress(1, 1, item.path.name)
+            self._fill(store, summary, started)
         summary.seconds = time.perf_counter() - started
         summary.stage_seconds = dict(self.stage_seconds)
         summary.stage_cpu_seconds = dict(self.stage_cpu_seconds)
@@ -191,6 +211,37 @@ class Indexer:
                                                 "removed", reason=reason, chunks=len(old.chunks) if old else 0))
         summary.seconds = time.perf_counter() - started
         return summary
+
+    def fill_dense_only(self) -> IndexSummary:
+        """Only the dense fill: what an interrupted run left (`rulebook serve` at start)."""
+        started = time.perf_counter()
+        summary = IndexSummary(folder="", catalog=True)
+        with self._session() as store:
+            self._fill(store, summary, started)
+        summary.seconds = time.perf_counter() - started
+        summary.stage_seconds = dict(self.stage_seconds)
+        summary.stage_cpu_seconds = dict(self.stage_cpu_seconds)
+        return summary
+
+    def _fill(self, store: KnowledgeStore, summary: IndexSummary, started: float) -> None:
+        """Everything is published: searchable now. Then the dense vectors still missing."""
+        from indexing.dense_fill import can_fill, fill_dense
+
+        summary.searchable_seconds = time.perf_counter() - started
+        if not can_fill(store) or not getattr(store, "exists", True):
+            return
+        summary.dense_chunks, summary.index_chunks = store.count_dense()  # type: ignore[attr-defined]
+        if summary.dense_chunks == summary.index_chunks:
+            return  # nothing to fill: the encoder is not even loaded
+
+        def progress(done: int, total: int) -> None:
+            self.progress(done, total, f"dense vectors {done} of {total} (searchable already)")
+
+        encoder = self._dense()
+        with self._stage("embedding"):
+            report = fill_dense(store, encoder, progress, stop=self.stop)  # type: ignore[arg-type]
+        summary.dense_filled, summary.dense_pending, summary.dense_stopped = report.filled, report.pending, report.stopped
+        summary.dense_chunks, summary.index_chunks = store.count_dense()  # type: ignore[attr-defined]
 
     @contextmanager
     def _session(self) -> Iterator[KnowledgeStore]:
@@ -252,7 +303,8 @@ class Indexer:
             report.warnings.append(f"page(s) {listed} of {parsed_pages} have no text layer (scanned images?): "
                                    "their content is not searchable without OCR")
             report.reason = "; ".join(report.warnings)
-        flags = flag_indexed(item.path, payloads)
+        with self._stage("flags"):
+            flags = flag_indexed(item.path, payloads)
         report.active_content, report.instruction_chunks = flags.active_content, flags.instruction_chunks
         if flags.warnings():
             report.warnings += flags.warnings()
@@ -262,7 +314,7 @@ class Indexer:
         from knowledge.store import StoredChunk
 
         with self._stage("store"):
-            store.ensure_collection(len(vectors[0][0]))
+            store.ensure_collection(self._dense().dim)
             self._record_embedder(store)
             # a new generation, switched in at once: questions see the old document or the new one
             publish(store, item.rulebook_id, [StoredChunk(payload=p, dense=d, sparse=s)
@@ -320,17 +372,28 @@ class Indexer:
         carry keep those (the hash covers the text and the metadata both vectors depend on)."""
         known = known or {}
         todo = [p for p in payloads if p.content_hash not in known]
+        # a live point still waiting for its dense vector keeps its BM25 vector and gets its
+        # dense one here (inline) or from the cache / the fill (background)
+        undense = [p for p in payloads if p.content_hash in known and not known[p.content_hash][0]]
         with self._stage("embedding"):
             encoder = self._dense()
-            dense = encoder.embed_passages([embedding_input(p) for p in todo]) if todo else []
+            texts = [embedding_input(p) for p in todo + undense]
+            if not texts:
+                dense: list[list[float]] = []
+            elif self.defer_dense and hasattr(encoder, "cached"):
+                dense = [v or [] for v in encoder.cached(texts)]  # the rest: indexing/dense_fill.py
+            else:
+                dense = encoder.embed_passages(texts)
         with self._stage("bm25"):
             if self._bm25 is None:
                 from knowledge.bm25 import Bm25Encoder
 
                 self._bm25 = Bm25Encoder()
             sparse = [self._bm25.encode_document(embedding_input(p), p.language) for p in todo]
-        fresh = {p.content_hash: pair for p, pair in zip(todo, zip(dense, sparse, strict=True), strict=True)}
-        return [known.get(p.content_hash) or fresh[p.content_hash] for p in payloads]
+        fresh = {p.content_hash: pair for p, pair in zip(todo, zip(dense, sparse, strict=False), strict=True)}
+        for p, vector in zip(undense, dense[len(todo):], strict=True):
+            fresh[p.content_hash] = (vector, known[p.content_hash][1])
+        return [fresh.get(p.content_hash) or known[p.content_hash] for p in payloads]
 
     def _dense(self) -> Any:
         if self._encoder is None:

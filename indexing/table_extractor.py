@@ -59,8 +59,13 @@ log = logging.getLogger(__name__)
 
 # Part of every table cache key (with camelot's version): change it whenever what a page yields
 # changes.
-EXTRACTOR_VERSION = "4"
+EXTRACTOR_VERSION = "5"
 LATTICE_OPTIONS: dict[str, Any] = {"flavor": "lattice", "copy_text": ["h", "v"], "engine": "vector"}
+# camelot's layout analysis (pdfminer's LAParams, run by playa) is most of its time. Its last
+# step orders text boxes hierarchically ("boxes_flow"); camelot reads text lines and characters,
+# never that order, so it is switched off: -18% CPU on the chipTAN specification's 26 table
+# pages, every table cell for cell the same (benchmarks/indexing.py prints both).
+LAYOUT_OPTIONS: dict[str, Any] = {"boxes_flow": None}
 
 # camelot's "network" flavour is its refined stream parser (text alignment, no ruling lines):
 # on key information documents it keeps scenario tables whole where plain stream cuts them up.
@@ -134,12 +139,17 @@ class RuleCounts:
         return self.horizontal >= 3 and self.vertical < 2
 
 
-def count_rules(page: pdfium.PdfPage) -> RuleCounts:
+def object_bounds(page: pdfium.PdfPage) -> list[tuple[int, BBox]]:
+    """(type, bounds) of every object drawn on the page: read once, used for the rule counts and
+    the fingerprint (each a walk over pdfium's objects otherwise)."""
+    return [(obj.type, obj.get_bounds()) for obj in page.get_objects(max_depth=3)]
+
+
+def count_rules(page: pdfium.PdfPage, objects: list[tuple[int, BBox]] | None = None) -> RuleCounts:
     horizontal = vertical = boxes = 0
-    for obj in page.get_objects(max_depth=3):
-        if obj.type != _PATH_OBJECT:
+    for kind, (left, bottom, right, top) in objects if objects is not None else object_bounds(page):
+        if kind != _PATH_OBJECT:
             continue
-        left, bottom, right, top = obj.get_bounds()
         width, height = right - left, top - bottom
         if height < _RULE_THICKNESS and width > _MIN_RULE_LENGTH:
             horizontal += 1
@@ -150,17 +160,19 @@ def count_rules(page: pdfium.PdfPage) -> RuleCounts:
     return RuleCounts(horizontal, vertical, boxes)
 
 
-def aligned_rows(page: pdfium.PdfPage) -> int:
+def aligned_rows(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage | None = None) -> int:
     """How many text rows (away from the page edges) have a wide gap followed by text that starts
     at one same x: a column. A table without ruling lines shows several; prose shows gaps only
     where justified spacing happens to be wide, each at another x. pdfium's text rects are runs
     of one text line; a run narrower than a word (a bullet, "1.") before the gap is a list's
     hanging indent, not a column."""
-    textpage = page.get_textpage()
+    own = textpage is None
+    textpage = textpage or page.get_textpage()
     try:
         rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
     finally:
-        textpage.close()
+        if own:
+            textpage.close()
     height = page.get_size()[1]
     rows: dict[int, list[tuple[float, float, float, float]]] = {}
     for rect in rects:
@@ -183,16 +195,19 @@ def _camelot_version() -> str:
         return "unknown"
 
 
-def page_fingerprint(page: pdfium.PdfPage) -> str:
+def page_fingerprint(page: pdfium.PdfPage, objects: list[tuple[int, BBox]] | None = None,
+                     textpage: pdfium.PdfTextPage | None = None) -> str:
     """What camelot reads from a page: its size, its text and where every object sits."""
     digest = hashlib.sha256(repr(page.get_size()).encode())
-    for obj in page.get_objects(max_depth=3):
-        digest.update(f"{obj.type}:{','.join(f'{v:.1f}' for v in obj.get_bounds())};".encode())
-    textpage = page.get_textpage()
+    for kind, bounds in objects if objects is not None else object_bounds(page):
+        digest.update(f"{kind}:{','.join(f'{v:.1f}' for v in bounds)};".encode())
+    own = textpage is None
+    textpage = textpage or page.get_textpage()
     try:
         digest.update(textpage.get_text_range().encode("utf-8", "surrogatepass"))
     finally:
-        textpage.close()
+        if own:
+            textpage.close()
     return digest.hexdigest()
 
 
@@ -201,16 +216,19 @@ def plan_pages(document: pdfium.PdfDocument, fingerprints: bool = True) -> list[
     plans: list[PagePlan] = []
     for index in range(len(document)):
         page = document[index]
+        textpage = page.get_textpage()
         try:
-            rules = count_rules(page)
+            objects = object_bounds(page)
+            rules = count_rules(page, objects)
             if rules.looks_like_grid:
                 flavor = "lattice"
-            elif rules.has_rules_only or aligned_rows(page) >= _MIN_ALIGNED_ROWS:
+            elif rules.has_rules_only or aligned_rows(page, textpage) >= _MIN_ALIGNED_ROWS:
                 flavor = "stream"
             else:
                 continue
-            plans.append(PagePlan(index + 1, flavor, page_fingerprint(page) if fingerprints else ""))
+            plans.append(PagePlan(index + 1, flavor, page_fingerprint(page, objects, textpage) if fingerprints else ""))
         finally:
+            textpage.close()
             page.close()
     return plans
 
@@ -236,14 +254,14 @@ def extract_tables(path: Path, document: pdfium.PdfDocument, cache: TableCache |
             if pool is not None and pool.worth_it(len(todo)):
                 batches = [jobs[i::pool.workers * 2] for i in range(pool.workers * 2)]
                 try:
-                    results = pool.map(extract_pages, [(source, path.name, b) for b in batches if b])
+                    results = pool.map(extract_pages, [(source, path.name, b, LAYOUT_OPTIONS) for b in batches if b])
                     worker_cpu = sum(cpu for _, _, cpu in results)
                 except Exception as exc:  # noqa: BLE001 — a worker died (memory, a signal): do it here
                     log.warning("%s: table workers failed (%s); extracting in this process", path.name, exc)
                     pool.close()
                     results = []
             if not results:
-                results = [extract_pages(source, path.name, jobs)]
+                results = [extract_pages(source, path.name, jobs, LAYOUT_OPTIONS)]
         fresh: dict[str, list[CachedTable]] = {}
         keys = {plan.page: plan.cache_key for plan in todo}
         for found, failed, _ in results:
@@ -260,7 +278,7 @@ def extract_tables(path: Path, document: pdfium.PdfDocument, cache: TableCache |
                       pages_cached=len(plans) - len(todo), worker_cpu_seconds=worker_cpu)
 
 
-def extract_pages(source: str, name: str, jobs: list[tuple[int, str]]
+def extract_pages(source: str, name: str, jobs: list[tuple[int, str]], layout: dict[str, Any] | None = None
                   ) -> tuple[dict[int, list[CachedTable]], set[int], float]:
     """camelot on some pages of one PDF: (page -> real tables, pages that failed, CPU seconds).
     Runs in a worker process or in this one; one camelot call reads every page, a second one
@@ -270,13 +288,14 @@ def extract_pages(source: str, name: str, jobs: list[tuple[int, str]]
     found: dict[int, list[CachedTable]] = {page: [] for page in flavors}
     failed: set[int] = set()
     per_page = {page: LATTICE_OPTIONS for page, flavor in flavors.items() if flavor == "lattice"}
-    for table in _run_camelot(source, name, sorted(flavors), per_page, failed, min_columns=2):
+    layout = LAYOUT_OPTIONS if layout is None else layout
+    for table in _run_camelot(source, name, sorted(flavors), per_page, failed, min_columns=2, layout=layout):
         if table.page in found:
             found[table.page].append((table.bbox, table.rows, table.flavor))
     misses = [page for page, flavor in flavors.items() if flavor == "lattice" and not found[page]]
     # on a page with ruling lines that lattice could not read, two-column "tables" are mostly
     # prose beside a margin heading
-    for table in _run_camelot(source, name, misses, {}, failed, min_columns=3):
+    for table in _run_camelot(source, name, misses, {}, failed, min_columns=3, layout=layout):
         if table.page in found:
             found[table.page].append((table.bbox, table.rows, table.flavor))
     return found, failed, time.process_time() - started
@@ -299,7 +318,7 @@ def _readable_path(path: Path, document: pdfium.PdfDocument) -> Iterator[str]:
 
 
 def _run_camelot(source: str, name: str, pages: list[int], per_page: dict[int, dict[str, Any]],
-                 failed: set[int], min_columns: int) -> list[ExtractedTable]:
+                 failed: set[int], min_columns: int, layout: dict[str, Any] | None = None) -> list[ExtractedTable]:
     """Every table camelot finds on `pages`: text alignment unless `per_page` says lattice.
     Grid tables are kept when real; text-alignment tables are trimmed, merged and checked."""
     if not pages:
@@ -310,7 +329,7 @@ def _run_camelot(source: str, name: str, pages: list[int], per_page: dict[int, d
     logging.getLogger("playa").setLevel(logging.ERROR)
     try:
         found = camelot.read_pdf(source, pages=",".join(map(str, pages)), flavor=FALLBACK_FLAVOR,
-                                 per_page=per_page or None, suppress_stdout=True)
+                                 per_page=per_page or None, suppress_stdout=True, layout_kwargs=layout or {})
     except Exception as exc:  # noqa: BLE001 — camelot's failure costs the tables, not the document
         log.warning("%s: camelot failed on pages %s: %s", name, pages, exc)
         failed.update(pages)

@@ -4,7 +4,8 @@
 changed / removed, by whom, when, version) and, for every section added or changed, its current
 text as citable chunks (recorded in the ledger like the zoom tools' chunks, so "[S4]" cites the
 new wording). Without `since` it answers "since the last release": the changes recorded with
-each rulebook's latest version. The caller's roles are bound in: changes to a rulebook the
+each rulebook's latest version. The caller's roles are bound in (or, made without roles, read
+from the agent run's context, as the zoom tools do: `knowledge.zoom_tools.ToolScope`): changes to a rulebook the
 caller may not see are not shown, exactly as if it did not exist.
 
 `change_question(question)` recognises such a question ("what changed in PS-04 since the last
@@ -18,12 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
 from knowledge.change_log import parse_since, read_change_events, select_changes
 from knowledge.citation_ledger import ToolResultLedger
-from knowledge.zoom_tools import render_chunks
+from knowledge.zoom_tools import fixed_scope, render_chunks, scope_of
 
 CHANGES = "list_rulebook_changes"
 MAX_SECTIONS = 8
@@ -72,14 +74,16 @@ def _line(event: dict[str, Any]) -> str:
     return f"- {event['rulebook_id']} section {section}: {event['action']}{by} on {str(event.get('at', ''))[:10]}{version}"
 
 
-def make_change_tool(knowledge: Any, roles: Sequence[str], ledger: ToolResultLedger | None = None,
+def make_change_tool(knowledge: Any, roles: Sequence[str] | None = None, ledger: ToolResultLedger | None = None,
                      data_dir: Path | None = None) -> BaseTool:
-    bound_roles = tuple(roles)
-    ledger = ledger if ledger is not None else ToolResultLedger()
+    fixed = fixed_scope(roles, ledger)
     folder = data_dir or getattr(knowledge, "data_dir", None)
 
-    def list_rulebook_changes(rulebook_id: str | None = None, since: str | None = None
+    def list_rulebook_changes(rulebook_id: str | None = None, since: str | None = None,
+                              runtime: ToolRuntime = None  # type: ignore[assignment]
                               ) -> tuple[str, list[dict[str, Any]]]:
+        scope = scope_of(runtime, fixed)
+        bound_roles = scope.roles
         try:
             bound = parse_since(since)
         except ValueError as exc:
@@ -105,7 +109,7 @@ def make_change_tool(knowledge: Any, roles: Sequence[str], ledger: ToolResultLed
             result = knowledge.section(event["rulebook_id"], event.get("section_key") or "", bound_roles)
             chunks.extend(c for c in result.chunks
                           if (c.section_path[-1] if c.section_path else "") == (event.get("section_key") or ""))
-        text, artifact = render_chunks(chunks, ledger) if chunks else ("", [])
+        text, artifact = render_chunks(chunks, scope.ledger) if chunks else ("", [])
         header = "Recorded changes, oldest first:\n" + "\n".join(lines)
         return (header + ("\n\nThe new text of the added or changed sections:\n\n" + text if text else "")), artifact
 

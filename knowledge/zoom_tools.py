@@ -1,9 +1,15 @@
 """The four zoom tools (narrow to wide) as LangChain tools, with the caller's roles bound in.
 
-`make_zoom_tools(knowledge, roles, ledger)` closes over the roles: they are never a tool
-argument, so the model cannot widen its own access. Every chunk a tool shows is recorded in the
-ledger under its citation handle ("[S3]"), which is what the model cites and what the citation
-gate looks up. Each tool returns text for the model and, as the ToolMessage artifact, the same
+The caller's roles are never a tool argument, so the model cannot widen its own access. They
+come from one of two places (`ToolScope`):
+- `make_zoom_tools(knowledge)` (no roles): the tools read the roles and the citation ledger from
+  the agent run's context (`runtime.context.roles` / `.ledger`, LangGraph's `ToolRuntime`), so one
+  set of tools, and one compiled agent graph, serves every question; a call without that context
+  is refused rather than answered with no roles.
+- `make_zoom_tools(knowledge, roles, ledger)`: bound to those roles for the tools' life (tests,
+  evals, scripts).
+Every chunk a tool shows is recorded in the ledger under its citation handle ("[S3]"), which is
+what the model cites and what the citation gate looks up. Each tool returns text for the model and, as the ToolMessage artifact, the same
 chunks as dicts (handle + payload) for callers that want structure.
 
 A rulebook the caller may not see reads exactly like one that does not exist.
@@ -12,9 +18,11 @@ A rulebook the caller may not see reads exactly like one that does not exist.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain.tools import ToolRuntime
+from langchain_core.tools import BaseTool, InjectedToolArg, StructuredTool
 from pydantic import BaseModel, Field
 
 from knowledge.citation_ledger import ToolResultLedger
@@ -60,8 +68,10 @@ class RulebookArgs(BaseModel):
     rulebook_id: str = Field(description="The rulebook id.")
 
 
-class NoArgs(BaseModel):
-    pass
+class ListArgs(BaseModel):
+    # Only the injected run context, never shown to the model. A schema with no fields at all
+    # would make LangChain call the tool with no arguments, dropping the injected one too.
+    runtime: Annotated[Any, InjectedToolArg] = None
 
 
 def _pages(payload: ChunkPayload) -> str:
@@ -139,40 +149,77 @@ def render_rulebook_list(infos: Sequence[RulebookInfo]) -> str:
     return "\n".join(lines)
 
 
-def make_zoom_tools(knowledge: KnowledgeBase, roles: Sequence[str], ledger: ToolResultLedger | None = None
-                    ) -> list[BaseTool]:
-    bound_roles = tuple(roles)
-    ledger = ledger if ledger is not None else ToolResultLedger()
+@dataclass(frozen=True)
+class ToolScope:
+    """Who is asking (their roles) and where the chunks shown to the model are recorded."""
 
-    def search_rulebooks(query: str, rulebook_ids: list[str] | None = None) -> tuple[str, list[dict[str, Any]]]:
-        hits = knowledge.search(query, bound_roles, k=SEARCH_K, rulebook_ids=tuple(rulebook_ids or ()))
+    roles: tuple[str, ...]
+    ledger: ToolResultLedger
+
+
+class MissingToolScope(PermissionError):
+    """A context-bound tool was called outside an agent run that says who is asking."""
+
+
+def scope_of(runtime: Any, fixed: ToolScope | None) -> ToolScope:
+    """The scope the tools were made with, else the one the agent run's context carries."""
+    if fixed is not None:
+        return fixed
+    context = getattr(runtime, "context", None)
+    roles, ledger = getattr(context, "roles", None), getattr(context, "ledger", None)
+    if roles is None or ledger is None:
+        raise MissingToolScope("this tool reads the caller's roles from the agent run's context, and it has none")
+    return ToolScope(tuple(roles), ledger)
+
+
+def fixed_scope(roles: Sequence[str] | None, ledger: ToolResultLedger | None) -> ToolScope | None:
+    """None (read the run's context) when no roles are given; else those roles for the tools' life."""
+    if roles is None:
+        return None
+    return ToolScope(tuple(roles), ledger if ledger is not None else ToolResultLedger())
+
+
+def make_zoom_tools(knowledge: KnowledgeBase, roles: Sequence[str] | None = None,
+                    ledger: ToolResultLedger | None = None) -> list[BaseTool]:
+    fixed = fixed_scope(roles, ledger)
+
+    def search_rulebooks(query: str, rulebook_ids: list[str] | None = None,
+                         runtime: ToolRuntime = None) -> tuple[str, list[dict[str, Any]]]:  # type: ignore[assignment]
+        scope = scope_of(runtime, fixed)
+        hits = knowledge.search(query, scope.roles, k=SEARCH_K, rulebook_ids=tuple(rulebook_ids or ()))
         if not hits:
             return ("No passages found. Try other words, or list_available_rulebooks to see what exists.", [])
-        return render_chunks([h.payload for h in hits], ledger)
+        return render_chunks([h.payload for h in hits], scope.ledger)
 
-    def retrieve_rulebook_sections(rulebook_id: str, section_path: str) -> tuple[str, list[dict[str, Any]]]:
-        result = knowledge.section(rulebook_id, section_path, bound_roles)
+    def retrieve_rulebook_sections(rulebook_id: str, section_path: str,
+                                   runtime: ToolRuntime = None  # type: ignore[assignment]
+                                   ) -> tuple[str, list[dict[str, Any]]]:
+        scope = scope_of(runtime, fixed)
+        result = knowledge.section(rulebook_id, section_path, scope.roles)
         if not result.rulebook_found:
             return _not_available(rulebook_id, result.other_rulebooks), []
         if not result.found:
             return (f"Section '{section_path}' was not found in {rulebook_id}. Closest available sections "
                     f"(retry with one of these numbers):\n{_section_list(result.candidates)}", [])
-        text, artifact = render_chunks(result.chunks, ledger)
+        text, artifact = render_chunks(result.chunks, scope.ledger)
         return f"Section {section_path} of {rulebook_id}, in order:\n\n{text}", artifact
 
-    def retrieve_full_rulebook(rulebook_id: str) -> tuple[str, list[dict[str, Any]]]:
-        result = knowledge.full_rulebook(rulebook_id, bound_roles)
+    def retrieve_full_rulebook(rulebook_id: str, runtime: ToolRuntime = None  # type: ignore[assignment]
+                               ) -> tuple[str, list[dict[str, Any]]]:
+        scope = scope_of(runtime, fixed)
+        result = knowledge.full_rulebook(rulebook_id, scope.roles)
         if not result.rulebook_found:
             return _not_available(rulebook_id, result.other_rulebooks), []
         if result.refused:
             return (f"WARNING: rulebook {rulebook_id} is too long to read whole (about {result.tokens:,} tokens, "
                     f"limit {result.limit:,}). Read the sections you need with retrieve_rulebook_sections. "
                     f"Its sections:\n{_section_list(result.sections)}", [])
-        text, artifact = render_chunks(result.chunks, ledger)
+        text, artifact = render_chunks(result.chunks, scope.ledger)
         return f"Rulebook {rulebook_id}, complete, in order:\n\n{text}", artifact
 
-    def list_available_rulebooks() -> tuple[str, list[dict[str, Any]]]:
-        infos = knowledge.list_rulebooks(bound_roles)
+    def list_available_rulebooks(runtime: ToolRuntime = None  # type: ignore[assignment]
+                                 ) -> tuple[str, list[dict[str, Any]]]:
+        infos = knowledge.list_rulebooks(scope_of(runtime, fixed).roles)
         return render_rulebook_list(infos), [info.__dict__ for info in infos]
 
     return [
@@ -185,6 +232,6 @@ def make_zoom_tools(knowledge: KnowledgeBase, roles: Sequence[str], ledger: Tool
                                      description=FULL_DESCRIPTION, args_schema=RulebookArgs,
                                      response_format="content_and_artifact"),
         StructuredTool.from_function(list_available_rulebooks, name="list_available_rulebooks",
-                                     description=LIST_DESCRIPTION, args_schema=NoArgs,
+                                     description=LIST_DESCRIPTION, args_schema=ListArgs,
                                      response_format="content_and_artifact"),
     ]

@@ -90,6 +90,8 @@ def _print_summary(data: dict) -> None:
                    f"{doc['re_embedded']} re-embedded") if doc["outcome"] in ("indexed", "unchanged") else ""
         reason = f" - {doc['reason']}" if doc["reason"] else ""
         typer.echo(f"{doc['outcome']:>9}  {doc['file']} [{doc['rulebook_id']}] {figures}{reason}")
+    if data.get("searchable_seconds") is not None:  # before the totals, which stay the last line
+        typer.echo(_dense_line(data))
     typer.echo(
         f"documents indexed {data['documents_indexed']} (unchanged {data['documents_unchanged']}), "
         f"skipped {data['documents_skipped']}, failed {data['documents_failed']}, "
@@ -98,6 +100,17 @@ def _print_summary(data: dict) -> None:
         f"flagged {data['documents_with_active_content']} document(s) with active content, "
         f"{data['chunks_with_instruction_text']} chunk(s) with instruction text; "
         f"{data['seconds']} s")
+
+
+def _dense_line(data: dict) -> str:
+    """The progressive index (indexing/dense_fill.py): when it was searchable, how complete it is."""
+    done, total, pending = data.get("dense_chunks", 0), data.get("index_chunks", 0), data.get("dense_pending", 0)
+    line = (f"searchable after {data['searchable_seconds']} s; dense vectors {done} of {total} chunks"
+            f" ({data.get('dense_filled', 0)} filled in this run)")
+    if pending:
+        line += (f"; {pending} still to fill: answers use the BM25 leg for those until `rulebook serve` "
+                 "or the next `rulebook index` fills them")
+    return line
 
 
 def inventory(
@@ -124,6 +137,32 @@ def inventory(
             typer.echo(f"    {item['file']}  [{item['rulebook_id']}]{note}")
     typer.echo(f"did not survive the audit: {data['excluded_share']:.0%} of {data['total']} files")
     print_inventory_flags(data["flags"], typer.echo)
+    typer.echo(_index_status())
+
+
+def _index_status() -> str:
+    """How complete the index is (the dense fill), or why that cannot be read now."""
+    from config.settings import get_settings
+    from indexing.dense_fill import dense_coverage
+    from indexing.index_jobs import running_server
+    from knowledge.store import StoreBusyError, open_store
+
+    settings = get_settings()
+    if running_server(settings.data_dir):
+        return "index: held by the running `rulebook serve` (it fills missing dense vectors itself)"
+    try:
+        store = open_store(settings)
+    except (StoreBusyError, OSError) as exc:
+        return f"index: not readable now ({exc})"
+    try:
+        coverage = dense_coverage(store)
+    finally:
+        store.close()
+    if coverage is None or coverage[1] == 0:
+        return "index: empty"
+    done, total = coverage
+    return (f"index: {total} chunks searchable, dense vectors {done} ({done / total:.0%})"
+            + ("" if done == total else "; the rest is filled by `rulebook serve` or the next `rulebook index`"))
 
 
 def export_chunks(file: Path = typer.Argument(..., dir_okay=False, help="Output .jsonl")) -> None:

@@ -55,9 +55,8 @@ async def relay_answer(events: AsyncIterator[AnswerEvent], writer: ReplyWriter, 
             changed.clear()
             if ended.is_set() or progress.version == shown:
                 continue
-            await pacer.wait_turn()
-            if ended.is_set():
-                break  # the final answer arrived while waiting: it supersedes this update
+            if not await pacer.wait_turn(until=ended):
+                break  # the final answer arrived while waiting: it supersedes this update, whose turn stays unused
             shown = progress.version
             await writer.show(progress)
         await consumer  # re-raises what the service raised

@@ -3,19 +3,34 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 
 class UpdatePacer:
-    """Lets a caller through at most once per `interval` seconds; the first call passes at once."""
+    """Lets a caller through at most once per `interval` seconds; the first call passes at once.
+
+    A turn counts only when it is taken: a caller that gives up waiting (`until` was set first,
+    e.g. the final answer arrived) leaves the clock where the last real update put it, so the
+    final message is not held back by an update that was never sent."""
 
     def __init__(self, interval: float) -> None:
         self.interval = max(0.0, interval)
         self._last: float | None = None
 
-    async def wait_turn(self) -> None:
+    async def wait_turn(self, until: asyncio.Event | None = None) -> bool:
+        """Wait for the next turn and take it (True); False, without taking it, if `until` is set
+        before the turn comes."""
+        if until is not None and until.is_set():
+            return False
         if self._last is not None:
             delay = self._last + self.interval - time.monotonic()
             if delay > 0:
-                await asyncio.sleep(delay)
+                if until is None:
+                    await asyncio.sleep(delay)
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(until.wait(), delay)
+                        return False
         self._last = time.monotonic()
+        return True

@@ -51,8 +51,13 @@ class ToolObserver(Protocol):
 
 @dataclass
 class RunContext:
-    """Per-question context the middleware reads (LangGraph's runtime context)."""
+    """Per-question context (LangGraph's runtime context): the middleware reads the observer and
+    the counters, the tools read who is asking (`roles`) and where the chunks they show are
+    recorded (`ledger`; see `knowledge.zoom_tools.ToolScope`). Because all of that travels here
+    and not in closures, one compiled agent graph serves every question of the process."""
 
+    roles: tuple[str, ...] = ()
+    ledger: Any = None
     observer: ToolObserver | None = None
     max_tool_calls: int = 8
     tool_calls: list[str] = field(default_factory=list)

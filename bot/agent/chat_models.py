@@ -21,14 +21,17 @@ class ChatModelError(ValueError):
     """A model name that cannot be loaded, with what to do about it."""
 
 
-def load_chat_model(name: str, knowledge: Any = None, **kwargs: Any) -> BaseChatModel:
-    """The chat model named `name`. `knowledge` lets the offline model score sentences densely."""
+def load_chat_model(name: str, knowledge: Any = None, *, question_caches: bool = True,
+                    **kwargs: Any) -> BaseChatModel:
+    """The chat model named `name`. `knowledge` lets the offline model score sentences densely
+    (with the search's encoder, so a question's vector is embedded once: knowledge.query_vectors);
+    `question_caches=False` keeps no query vector beyond its question (settings.question_caches)."""
     name = (name or OFFLINE).strip()
     if name == OFFLINE:
         from bot.offline.offline_model import OfflineRulebookModel
 
         encoder = getattr(getattr(knowledge, "searcher", None), "encoder", None)
-        return OfflineRulebookModel(encoder=encoder, **kwargs)
+        return OfflineRulebookModel(encoder=encoder, remember_queries=question_caches, **kwargs)
     provider, _, model = name.partition(":")
     if not provider or not model:
         raise ChatModelError(f"chat model {name!r}: use 'offline' or '<provider>:<model>', "

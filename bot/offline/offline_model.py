@@ -174,6 +174,7 @@ class OfflineRulebookModel(BaseChatModel):
     min_dense_other_language: float = MIN_DENSE_OTHER_LANGUAGE
     min_dense_disagree: float | None = MIN_DENSE_DISAGREE
     tool_names: tuple[str, ...] = ()
+    remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
 
     @property
@@ -473,6 +474,8 @@ class OfflineRulebookModel(BaseChatModel):
         vector = self._query_vectors.get(text)
         if vector is None:
             vector = np.asarray(self.encoder.embed_query(text), dtype=np.float32)
+            if not self.remember_queries:
+                return vector  # one question's vectors are still shared: knowledge.query_vectors
             if len(self._query_vectors) > 256:
                 self._query_vectors.clear()
             self._query_vectors[text] = vector
