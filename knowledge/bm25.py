@@ -55,10 +55,6 @@ from knowledge.language_id import supported_language
 from knowledge.store import SparseVector
 from knowledge.word_forms import STOP_WORDS, fold_accents
 
-# Old names, importable for one step while parallel branches merge (issue 17); new code imports them
-# from knowledge.word_forms and knowledge.language_id. Remove after that merge.
-guess_language = supported_language
-
 K1 = 1.2
 B = 0.75
 ASSUMED_AVGDL = 160.0

@@ -289,7 +289,3 @@ def closest_sections(want: str, refs: list[SectionRef], limit: int = SECTION_CAN
     if not want:
         return refs[:limit]
     return sorted(refs, key=similarity, reverse=True)[:limit]
-
-
-# The class's name before issue 17; kept for one step so parallel branches still import. Remove.
-Knowledge = KnowledgeBase
