@@ -121,14 +121,11 @@ def labelled_counts() -> list[Counts]:
 def pdf_text(path: Path) -> str:
     import pypdfium2 as pdfium
 
+    from indexing.pdf_text import plain_text
+
     document = pdfium.PdfDocument(str(path))
     try:
-        pages = []
-        for index in range(len(document)):
-            textpage = document[index].get_textpage()
-            pages.append(textpage.get_text_range().replace("\r\n", "\n"))
-            textpage.close()
-        return "\n\n".join(pages)
+        return plain_text(document)
     finally:
         document.close()
 

@@ -47,20 +47,17 @@ def flag_file(path: Path) -> DocumentFlags:
     """The same flags from the PDF alone (for the inventory, which indexes nothing)."""
     import pypdfium2 as pdfium
 
+    from indexing.pdf_text import plain_text
+
     flags = DocumentFlags(active_content=active_content(path), unit="passage")
     try:
         document = pdfium.PdfDocument(str(path))
     except Exception:  # noqa: BLE001 — corrupt / password: the inventory reports the file as it is
         return flags
     try:
-        pages = []
-        for index in range(len(document)):
-            textpage = document[index].get_textpage()
-            pages.append(textpage.get_text_range().replace("\r\n", "\n"))
-            textpage.close()
+        text = plain_text(document)
     finally:
         document.close()
-    text = "\n\n".join(pages)
     flags.instruction_chunks = len(find_instruction_spans(text))
     language = document_language(text[:5000]) if text.strip() else None
     flags.language = language if language and language not in SUPPORTED else None

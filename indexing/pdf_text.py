@@ -81,6 +81,19 @@ def open_pdf(path: Path) -> pdfium.PdfDocument:
         raise PdfRejected(f"corrupt or not a PDF ({exc})") from exc
 
 
+def plain_text(document: pdfium.PdfDocument) -> str:
+    """The whole document's text as pdfium reads it (pages joined by a blank line), tables included:
+    for checks that look at what a document says, not at where it says it."""
+    pages = []
+    for index in range(len(document)):
+        textpage = document[index].get_textpage()
+        try:
+            pages.append(textpage.get_text_range().replace("\r\n", "\n"))
+        finally:
+            textpage.close()
+    return "\n\n".join(pages)
+
+
 def read_pages(document: pdfium.PdfDocument, table_boxes: dict[int, Sequence[BBox]] | None = None
                ) -> list[PageLines]:
     """Every page's lines in pdfium's reading order; raises PdfRejected without a text layer."""
