@@ -222,18 +222,8 @@ async def ask_teams(clients: Clients, question: str, user: int) -> Outcome:
                 "recipient": {"id": "28:rulebook-bot", "name": "Rulebook"},
                 "conversation": {"id": conversation, "conversationType": "personal", "tenantId": "tenant-load"},
                 "channelData": {"tenant": {"id": "tenant-load"}}}
-    outcome = Outcome("teams", question)
-    started = time.monotonic()
-    try:
-        async with clients.session.post(f"{clients.server_url}/api/messages", json=activity) as response:
-            if response.status >= 300:
-                outcome.failed = f"HTTP {response.status}"
-                return outcome
-    except aiohttp.ClientError as exc:
-        outcome.failed = f"{type(exc).__name__}"
-        return outcome
-    final, first = await _wait_final(clients.connector, conversation, teams_final, teams_visible, started)
-    return _conclude(outcome, final, first, started)
+    return await _ask(clients, Outcome("teams", question), "/api/messages", {"json": activity},
+                      clients.connector, conversation, teams_final, teams_visible)
 
 
 async def ask_slack(clients: Clients, question: str, user: int) -> Outcome:
@@ -249,18 +239,23 @@ async def ask_slack(clients: Clients, question: str, user: int) -> Outcome:
     stamp = int(time.time())
     headers = {"Content-Type": "application/json", "X-Slack-Request-Timestamp": str(stamp),
                "X-Slack-Signature": sign_slack(body, clients.secret, stamp)}
-    outcome = Outcome("slack", question)
+    return await _ask(clients, Outcome("slack", question), "/slack/events",
+                      {"data": body.encode(), "headers": headers}, clients.slack, ts, slack_final, slack_visible)
+
+
+async def _ask(clients: Clients, outcome: Outcome, path: str, request: dict, recorder, key: str,
+               final_of, visible) -> Outcome:
+    """Post one question the way its platform delivers it, then wait for what the stand-in records."""
     started = time.monotonic()
     try:
-        async with clients.session.post(f"{clients.server_url}/slack/events", data=body.encode(),
-                                        headers=headers) as response:
+        async with clients.session.post(f"{clients.server_url}{path}", **request) as response:
             if response.status >= 300:
                 outcome.failed = f"HTTP {response.status}"
                 return outcome
     except aiohttp.ClientError as exc:
         outcome.failed = f"{type(exc).__name__}"
         return outcome
-    final, first = await _wait_final(clients.slack, ts, slack_final, slack_visible, started)
+    final, first = await _wait_final(recorder, key, final_of, visible, started)
     return _conclude(outcome, final, first, started)
 
 
