@@ -42,6 +42,29 @@ def client_options() -> dict[str, Any]:
     return {"retry_total": 0, "connection_timeout": 5, "read_timeout": 20}
 
 
+class TablesOnFirstUse:
+    """Creates a store's tables at its first call, once, from any thread.
+
+    Lazily, so that opening a store never fails while Table Storage is down: the first call that
+    needs the tables then fails (and the next one tries again) instead.
+    """
+
+    def __init__(self, service: TableServiceClient, *table_names: str) -> None:
+        self._service = service
+        self._names = table_names
+        self._ready = False
+        self._lock = threading.Lock()
+
+    def ensure(self) -> None:
+        if self._ready:
+            return
+        with self._lock:
+            if not self._ready:
+                for name in self._names:
+                    self._service.create_table_if_not_exists(name)
+                self._ready = True
+
+
 class TableEventStore:
     def __init__(self, connection_string: str, table_prefix: str = DEFAULT_TABLE_PREFIX) -> None:
         self._service = TableServiceClient.from_connection_string(connection_string, **client_options())
@@ -49,22 +72,11 @@ class TableEventStore:
         self.index_table = f"{table_prefix}eventsbyconv"
         self._events = self._service.get_table_client(self.events_table)
         self._index = self._service.get_table_client(self.index_table)
-        self._ready = False
-        self._ready_lock = threading.Lock()
+        self._tables = TablesOnFirstUse(self._service, self.events_table, self.index_table)
         self._pool = ThreadPoolExecutor(max_workers=_PARALLEL_TRANSACTIONS, thread_name_prefix="event-tables")
 
-    def _ensure_tables(self) -> None:
-        # lazily, so that opening the store never fails while Table Storage is down
-        if self._ready:
-            return
-        with self._ready_lock:
-            if not self._ready:
-                self._service.create_table_if_not_exists(self.events_table)
-                self._service.create_table_if_not_exists(self.index_table)
-                self._ready = True
-
     def write(self, events: Sequence[UsageEvent]) -> None:
-        self._ensure_tables()
+        self._tables.ensure()
         unique = list({e.event_id: e for e in events}.values())  # one row per key in a transaction
         by_day: dict[str, list[UsageEvent]] = defaultdict(list)
         by_conversation: dict[str, list[UsageEvent]] = defaultdict(list)
@@ -119,7 +131,7 @@ class TableEventStore:
                 rejected[event.event_id] = (event, f"HTTP {exc.status_code}: {_first_line(exc)}")
 
     def read(self, since: date | None = None, until: date | None = None) -> Iterator[UsageEvent]:
-        self._ensure_tables()
+        self._tables.ensure()
         clauses, params = [], {}
         if since is not None:
             clauses.append("PartitionKey ge @since")
@@ -135,7 +147,7 @@ class TableEventStore:
             yield _event(row)
 
     def conversation(self, conversation_id: str) -> list[UsageEvent]:
-        self._ensure_tables()
+        self._tables.ensure()
         rows = self._index.query_entities("PartitionKey eq @pk",
                                           parameters={"pk": escape_key(conversation_id)})
         return [_event(row) for row in rows if row.get("conversation_id") == conversation_id]

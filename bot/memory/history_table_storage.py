@@ -36,7 +36,7 @@ from azure.data.tables import TableServiceClient
 from bot.memory.history import HistoryMessage, HistoryStore, InMemoryHistoryStore
 from events.event_keys import escape_key
 from events.event_store import DEFAULT_TABLE_PREFIX
-from events.event_store_table_storage import client_options
+from events.event_store_table_storage import TablesOnFirstUse, client_options
 
 _CONTENT_CHARS = 30_000  # one string property holds at most 32,768 UTF-16 characters
 _TRANSACTION_OPS = 100
@@ -52,7 +52,7 @@ class TableHistoryStore:
         self.table_name = f"{table_prefix}history"
         self._service = TableServiceClient.from_connection_string(connection_string, **client_options())
         self._table = self._service.get_table_client(self.table_name)
-        self._ready = False
+        self._tables = TablesOnFirstUse(self._service, self.table_name)
 
     async def get(self, conversation_id: str) -> list[HistoryMessage]:
         return await asyncio.to_thread(self.get_sync, conversation_id)
@@ -61,7 +61,7 @@ class TableHistoryStore:
         await asyncio.to_thread(self.append_sync, conversation_id, list(messages))
 
     def get_sync(self, conversation_id: str) -> list[HistoryMessage]:
-        self._ensure_table()
+        self._tables.ensure()
         rows = self._table.query_entities("PartitionKey eq @pk",
                                           parameters={"pk": escape_key(conversation_id)},
                                           results_per_page=self.keep)
@@ -80,7 +80,7 @@ class TableHistoryStore:
         for message in messages:
             if message["role"] not in ("user", "assistant"):
                 raise ValueError(f"history message role must be 'user' or 'assistant', not {message['role']!r}")
-        self._ensure_table()
+        self._tables.ensure()
         partition = escape_key(conversation_id)
         inverted = 10**19 - time.time_ns() // 1_000
         tail = uuid.uuid4().hex[:12]
@@ -96,11 +96,6 @@ class TableHistoryStore:
         for row_key in stale:
             with contextlib.suppress(ResourceNotFoundError):  # another replica trimmed it first
                 self._table.delete_entity(partition, row_key)
-
-    def _ensure_table(self) -> None:
-        if not self._ready:
-            self._service.create_table_if_not_exists(self.table_name)
-            self._ready = True
 
     def close(self) -> None:
         self._service.close()

@@ -93,23 +93,13 @@ class TableMessageRecords:
                  retention: timedelta = RETENTION) -> None:
         from azure.data.tables import TableServiceClient
 
-        from events.event_store_table_storage import client_options
+        from events.event_store_table_storage import TablesOnFirstUse, client_options
 
         self.retention = retention
         self.table_name = f"{table_prefix}messagerecords"
         self._service = TableServiceClient.from_connection_string(connection_string, **client_options())
         self._table = self._service.get_table_client(self.table_name)
-        self._ready = False
-        self._ready_lock = threading.Lock()
-
-    def _ensure_table(self) -> None:
-        # lazily, so that opening the store never fails while Table Storage is down
-        if self._ready:
-            return
-        with self._ready_lock:
-            if not self._ready:
-                self._service.create_table_if_not_exists(self.table_name)
-                self._ready = True
+        self._tables = TablesOnFirstUse(self._service, self.table_name)
 
     def put(self, kind: str, key: str, value: dict[str, Any]) -> None:
         from azure.data.tables import UpdateMode
@@ -123,13 +113,13 @@ class TableMessageRecords:
                                   "expires": (_now() + self.retention).isoformat()}
         for index, part in enumerate(parts):
             entity[f"data_{index}"] = part
-        self._ensure_table()
+        self._tables.ensure()
         self._table.upsert_entity(entity, mode=UpdateMode.REPLACE)
 
     def get(self, kind: str, key: str) -> dict[str, Any] | None:
         from azure.core.exceptions import ResourceNotFoundError
 
-        self._ensure_table()
+        self._tables.ensure()
         try:
             row = self._table.get_entity(escape_key(kind), escape_key(key))
         except ResourceNotFoundError:
@@ -142,7 +132,7 @@ class TableMessageRecords:
         return json.loads("".join(row.get(f"data_{i}", "") for i in range(int(row.get("parts", 1)))))
 
     def delete(self, kind: str, key: str) -> None:
-        self._ensure_table()
+        self._tables.ensure()
         self._table.delete_entity(escape_key(kind), escape_key(key))  # absent is fine
 
     def close(self) -> None:
