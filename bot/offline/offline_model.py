@@ -49,6 +49,7 @@ from bot.gate.instruction_spans import document_text_only
 from bot.gate.refusal import mentioned
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
+from bot.offline.asked_value import asked_value
 from bot.offline.cross_reference import (
     SectionReference,
     asked_section,
@@ -58,9 +59,11 @@ from bot.offline.cross_reference import (
 )
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.span_scoring import (
+    MAX_UNCOVERED,
     MIN_DENSE,
     MIN_DENSE_DISAGREE,
     MIN_DENSE_OTHER_LANGUAGE,
+    MIN_DENSE_SLOT,
     MIN_LEXICAL,
     Span,
     SpanScorer,
@@ -70,6 +73,7 @@ from bot.offline.span_scoring import (
     is_condition,
     is_heading,
     parse_table,
+    uncovered_terms,
 )
 from knowledge.change_tool import CHANGES, change_question
 from knowledge.payload import ChunkPayload
@@ -147,6 +151,14 @@ class Decision:
     # similarity of a span that holds such a fact (None: no span does)
     asks: str | None = None
     max_dense_fact: float | None = None
+    # evidence coverage (bot.offline.asked_value, span_scoring.uncovered_terms): the kind of value the
+    # question asks for ("money", "duration", "count"; None: no such kind) and the best similarity
+    # of a span holding a value of that kind (None: no span shown holds one); the share of the
+    # question's content terms that no passage in its language holds (None: no such passage), and those terms
+    slot: str | None = None
+    max_dense_slot: float | None = None
+    uncovered: float | None = None
+    uncovered_terms: list[str] | None = None
 
 
 @dataclass
@@ -173,6 +185,11 @@ class OfflineRulebookModel(BaseChatModel):
     min_lexical: float = MIN_LEXICAL
     min_dense_other_language: float = MIN_DENSE_OTHER_LANGUAGE
     min_dense_disagree: float | None = MIN_DENSE_DISAGREE
+    # evidence coverage (see `Decision`): a question asking for money, a duration or a count is refused
+    # when no span holding such a value is this close in meaning; a question is refused when more
+    # than this share of its content terms is in no passage (None: no such check)
+    min_dense_slot: float | None = MIN_DENSE_SLOT
+    max_uncovered: float | None = MAX_UNCOVERED
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
@@ -338,6 +355,7 @@ class OfflineRulebookModel(BaseChatModel):
                 renderings.append(rendering)
             else:
                 absent.append(term)
+        absent += _absent_versions(query, folded)
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
@@ -346,10 +364,17 @@ class OfflineRulebookModel(BaseChatModel):
             return max((d for s in spans if (s.chunk.language[:2] == language) == same_language
                         for d in (s.dense, s.dense_full) if d is not None), default=None)
 
+        asks = asked_fact(query)
+        coverage = uncovered_terms(query, language, hits)
         decision = Decision(query, len(hits), [], best_dense(True), max((s.lexical for s in spans), default=0.0),
-                            False, best_dense(False), *_agreement(spans), asked_fact(query),
+                            False, best_dense(False), *_agreement(spans), asks,
                             max((d for sp in spans if sp.holds_asked_fact for d in (sp.dense, sp.dense_full)
-                                 if d is not None), default=None))
+                                 if d is not None), default=None),
+                            slot=asked_value(query) if asks != "identifier" else None,
+                            max_dense_slot=max((d for sp in spans if sp.holds_value for d in (sp.dense, sp.dense_full)
+                                                if d is not None), default=None),
+                            uncovered=None if coverage is None else round(len(coverage[0]) / max(1, coverage[1]), 4),
+                            uncovered_terms=None if coverage is None else coverage[0])
         decision = replace(decision, answered=self.answers(decision))
         self._observe(decision)
         if not decision.answered:
@@ -403,9 +428,12 @@ class OfflineRulebookModel(BaseChatModel):
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing)
 
     def answers(self, decision: Decision) -> bool:
-        """The answer/refuse rule at this model's bars: the best span is close enough in words or in
+        """The answer/refuse rule at this model's bars: the evidence covers the question (`covers`),
+        and the best span is close enough in words or in
         meaning (a higher dense bar when the densest and the lexically best span disagree on the
         chunk), or a span in another language is close enough in meaning."""
+        if not self.covers(decision):
+            return False
         dense_bar = self.min_dense
         if decision.agree is False and self.min_dense_disagree is not None:
             dense_bar = max(self.min_dense, self.min_dense_disagree)
@@ -414,11 +442,21 @@ class OfflineRulebookModel(BaseChatModel):
                 or (decision.max_dense_other_language is not None
                     and decision.max_dense_other_language >= self.min_dense_other_language))
 
+    def covers(self, decision: Decision) -> bool:
+        """Evidence coverage at this model's bars: a question asking for money, a duration or a count
+        has a span holding such a value close enough in meaning, and not too many of its content
+        terms are missing from every passage."""
+        if self.min_dense_slot is not None and decision.slot is not None \
+                and (decision.max_dense_slot is None or decision.max_dense_slot < self.min_dense_slot):
+            return False
+        return not (self.max_uncovered is not None and decision.uncovered is not None
+                    and decision.uncovered > self.max_uncovered)
+
     def answer_everything(self) -> None:
         """Every bar at 0 (evals only): each question without an absent name is answered, and the
         calibration sweep replays any bar from the recorded `Decision`s."""
         self.min_dense = self.min_lexical = self.min_dense_other_language = 0.0
-        self.min_dense_disagree = None
+        self.min_dense_disagree = self.min_dense_slot = self.max_uncovered = None
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""
@@ -668,6 +706,16 @@ def _names_missing(question: str, language: str, chunks: Sequence[ChunkPayload])
     # a version is a whole number ("2.4"): its digit groups apart ("4.2", "2.3") are another one
     missing = [n.replace(" ", ".") for n in claims.numbers if n not in index.numbers]
     return missing + [t for t in (*claims.identifiers, *claims.names) if not mentioned(t, folded, question)]
+
+
+_VERSION = re.compile(r"\b(?:version|versie|release|fassung|v)\s?(\d+(?:\.\d+)*)\b", re.IGNORECASE)
+
+
+def _absent_versions(query: str, folded: str) -> list[str]:
+    """The versions the question names ("version 7.0", "v11") that no passage holds as a number: a
+    version the corpus does not have is not covered by the version it has."""
+    return [f"version {v}" for v in dict.fromkeys(_VERSION.findall(query))
+            if not re.search(r"(?<![\d.])" + re.escape(v) + r"(?!\d|\.\d)", folded)]
 
 
 def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:

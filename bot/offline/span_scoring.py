@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.gate.claims import extract_claims
+from bot.offline.asked_value import asked_value, holds_value
 from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
@@ -56,6 +57,11 @@ MIN_DENSE_DISAGREE: float | None = 0.88
 # A span in another language than the question (a French question, a Dutch rulebook) scores lower
 # and shares no words: it has its own bar (swept with the others).
 MIN_DENSE_OTHER_LANGUAGE = 0.82
+# Evidence coverage (offline_model.OfflineRulebookModel.covers), swept with the bars above: the bar
+# for the best span holding a value of the kind asked (money, a duration, a count; None: no such
+# check), and the largest share of the question's content terms that may be missing from every passage.
+MIN_DENSE_SLOT: float | None = None
+MAX_UNCOVERED: float | None = None
 IDENTIFIER_BONUS = 0.15  # the exact code the question names ("AC01") is the strongest clue there is
 FACT_BONUS = 0.01
 ASKED_FACT_BONUS = 0.03  # a question asking for an amount or a time wants a span that holds one
@@ -119,6 +125,7 @@ class Span:
     position: int = 0  # order of the span in its chunk
     holds_asked_fact: bool = False  # the question asks for an amount, a time or a code, and this span has one
     defining: bool = False  # the row or sentence that defines an identifier the question names
+    holds_value: bool = False  # the question asks for money, a duration or a count, and this span holds one
 
     @property
     def score(self) -> float:
@@ -405,6 +412,26 @@ def _facts(text: str) -> tuple[set[str], set[str]]:
     return quantities, specific
 
 
+def uncovered_terms(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]
+                    ) -> tuple[list[str], int] | None:
+    """The question's content terms (stems, without the words that only name a document) that no
+    passage in the question's language holds, text or tables: a question whose own subject ("the
+    haircut on government bonds", "a loyalty bonus") appears in no passage shown is about something
+    the corpus does not cover, however close a neighbouring passage is in meaning. Returned with
+    the number of terms looked for; None when no passage is in the question's language (words
+    cannot be compared across languages)."""
+    same = [chunk for _, chunk in hits if chunk.language[:2] == language[:2]]
+    if not same:
+        return None
+    naming = naming_words([chunk for _, chunk in hits[:DENSE_CHUNKS]])
+    wanted = [t for t in dict.fromkeys(tokenize(without_naming_words(query, naming), language))
+              if not t.isdigit() and t not in naming]
+    held: set[str] = set()
+    for chunk in same:
+        held.update(tokenize(f"{chunk.section_title} {chunk.text} {' '.join(chunk.tables_csv)}", language))
+    return [t for t in wanted if t not in held], len(wanted)
+
+
 class SpanScorer:
     """Scores spans for one question (see the module docstring). `embed_query` and `embed_passages`
     come from the dense encoder (cached by the knowledge embedding cache); both may be None."""
@@ -429,6 +456,7 @@ class SpanScorer:
         asked_ids -= naming
         asked_acronyms = _acronyms(query) - naming
         kind = asked_fact(query)
+        slot = asked_value(query) if kind != "identifier" else None
         if kind is None and focused != query:
             kind = "quantity"  # "what is the <attribute> of <a named product>" asks for the product's value
         extra = " ".join(extra_terms)
@@ -439,6 +467,7 @@ class SpanScorer:
             have = set(tokenize(span.text, lang))
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
             numbers, ids = _facts(span.text)
+            span.holds_value = holds_value(span.text, slot)
             if asked_ids & ids:
                 span.bonus += IDENTIFIER_BONUS
                 if defines(span, asked_ids):

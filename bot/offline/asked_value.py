@@ -1,0 +1,150 @@
+"""Which kind of value a question asks for, and whether a passage holds a value of that kind.
+
+A question about a fee wants an amount of money ("EUR 0.25", "0.18 %", "free of charge"); one
+about a deadline wants a duration or a time ("within 10 business days", "15:30 CET", "next
+business day"); "how many …" wants a count ("[0..10]", "composed of 10 blocks"). A passage on the
+right topic that holds no value of the asked kind does not answer the question: the corpus states
+no fee, no timeout, no maximum. This is the evidence-coverage signal of the offline model's
+answer/refuse decision (`bot.offline.offline_model.Decision.max_dense_slot`): the best dense
+similarity of a span that holds a value of the asked kind. Its bar is calibrated on dev questions
+(`rulebook eval calibrate`). A text that says the value is not fixed ("differs per channel",
+"depends on the agreement", "no limit") counts as holding one of every kind: that is the answer.
+
+Kinds: "money", "duration", "count"; None when the question asks for none of them (a definition,
+a code, a procedure, or a number of no particular kind: "what is the maximum length …").
+"""
+
+from __future__ import annotations
+
+import re
+
+MONEY = "money"
+DURATION = "duration"
+COUNT = "count"
+
+_TIME_UNIT = (r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|"
+              r"seconden|minuten|uur|uren|dagen|dag|werkdagen|werkdag|weken|week|maanden|maand|jaar|jaren|"
+              r"secondes?|heures?|jours?|semaines?|mois|ans?|ann[ée]es?|"
+              r"sekunden?|stunden?|tagen?|tage|tag|werktagen?|werktage|wochen?|monaten?|monate|monat|jahren?|jahre|jahr)")
+_NUMBER_WORD = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+                r"forty|sixty|ninety|hundred|"
+                r"een|één|twee|drie|vier|vijf|zes|zeven|acht|negen|tien|twaalf|vijftien|twintig|dertig|"
+                r"un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|trente|"
+                r"ein|eine|einen|einem|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf|fünfzehn|zwanzig|"
+                r"dreißig)")
+
+# -- what the question asks for -------------------------------------------------------------------
+_ASKS_MONEY = re.compile(
+    r"\b(fees?|costs?|costing|prices?|pricing|priced|tariffs?|commissions?|surcharges?|"
+    r"how\s+much\s+(\w+\s+){0,8}(cost|costs|charge|charges|charged|pay|paid|billed)|"
+    r"what\s+(does|do|will)\s+(\w+\s+){0,8}charge|charges?\s+(for|of|per)\b|"
+    r"(maximum|minimum|highest|lowest|max\.?|min\.?)\s+amount|amount\s+limit|"
+    r"kosten|kost|kosteloos|prijs|prijzen|tarief|tarieven|vergoeding|provisie|(maximale|minimale|hoogste)\s+bedrag|"
+    r"frais|co[uû]te?s?|co[uû]tent|prix|tarifs?|montant\s+(maximal|maximum|minimal|minimum)|"
+    r"geb[uü]hr(en)?|kostet|preis(e)?|entgelt(e)?|h[öo]chstbetrag|(maximale[rn]?|minimale[rn]?)\s+betrag)\b",
+    re.IGNORECASE)
+_ASKS_DURATION = re.compile(
+    r"\b(how\s+many\s+(\w+\s+){0,2}" + _TIME_UNIT + r"|how\s+(soon|quickly|fast)|"
+    r"how\s+long\s+(\w+\s+){0,8}?(take|takes|last|lasts|valid|kept|keep|retain|retained|stored?|archived?|wait|"
+    r"remain|stay|have|has|before|after|until)|how\s+much\s+(time|notice)|"
+    r"(after|within|in)\s+how\s+(many|much|long)|within\s+what|by\s+when|until\s+when|what\s+time|"
+    r"deadlines?|time\s*limits?|notice\s+period|time-?outs?|retention\s+period|cut-?off(\s+time)?|"
+    r"hoe\s+(lang|snel|laat)|binnen\s+(hoeveel|welke)|hoeveel\s+(\w+\s+)?" + _TIME_UNIT + r"|termijn|"
+    r"combien\s+de\s+(temps|" + _TIME_UNIT + r")|dans\s+quel\s+d[ée]lai|d[ée]lai|[àa]\s+quelle\s+heure|"
+    r"wie\s+(lange|schnell|bald)|wie\s+viele\s+(\w+\s+)?" + _TIME_UNIT + r"|fristen|frist|"
+    r"innerhalb\s+welche[rnms]?|bis\s+wann|um\s+wie\s+viel\s+uhr)\b",
+    re.IGNORECASE)
+_ASKS_COUNT = re.compile(
+    r"\b(how\s+many|(maximum|minimum|max\.?|min\.?|total|highest)\s+number\s+of|"
+    r"hoeveel|(maximale|maximum|minimale)\s+aantal|combien\s+de|nombre\s+(maximal|maximum|minimal)\s+de|"
+    r"wie\s+viele|(maximale|minimale|h[öo]chste)\s+anzahl)\b",
+    re.IGNORECASE)
+
+
+def asked_value(question: str) -> str | None:
+    """"money", "duration" or "count": the kind of value the question asks for (see the module
+    docstring); None for any other question."""
+    if _ASKS_MONEY.search(question):
+        return MONEY
+    if _ASKS_DURATION.search(question):
+        return DURATION
+    if _ASKS_COUNT.search(question):
+        return COUNT
+    return None
+
+
+# -- what a passage holds ------------------------------------------------------------------------
+_NOT_FIXED = re.compile(
+    r"\b(differ(s|ent)?\s+(per|by|from|between|for)|var(y|ies|ying)\s+(per|by|with|between)|depends?\s+on|"
+    r"depending\s+on|not\s+(fixed|limited|restricted)|no\s+(limit|limitation|maximum|minimum|restriction)s?|"
+    r"unlimited|any\s+number\s+of|"
+    r"verschilt\s+per|afhankelijk\s+van|geen\s+(limiet|maximum|minimum)|onbeperkt|"
+    r"d[ée]pend\s+de|varie\s+selon|pas\s+de\s+(limite|maximum|minimum)|illimit[ée]e?s?|"
+    r"h[äa]ngt\s+von|abh[äa]ngig\s+von|unterschiedlich|kein(e)?\s+(limite|grenze|maximum|minimum|h[öo]chstbetrag)|"
+    r"unbegrenzt|unbeschr[äa]nkt)\b",
+    re.IGNORECASE)
+_CURRENCY = r"(?:\b(?:EUR|CHF|USD|GBP|JPY|SEK|DKK|NOK|PLN|CZK|HUF)\b|[€$£]|\bFr\.|\bSFr\.?)"
+_MONEY = re.compile(
+    _CURRENCY + r"\s?\d|\d[\d.,'’]*\s?(?:" + _CURRENCY + r"|\beuros?\b|\bfrancs?\b|\bcents?\b)|"
+    r"\d\s?(?:%|percent\b|per\s?cent\b|procent\b|pour\s?cent\b|prozent\b)|"
+    r"\b\d{1,3}(?:[,'’]\d{3})+[.,]\d{2}\b|"
+    r"\b(free\s+of\s+charge|no\s+(fees?|charges?|costs?)|without\s+(charge|cost|fee)s?|at\s+no\s+(cost|charge)|"
+    r"charged?\s+nothing|gratis|kosteloos|kostenloos|zonder\s+kosten|kostenlos|kostenfrei|geb[uü]hrenfrei|"
+    r"unentgeltlich|gratuit(e|ement)?|sans\s+frais)\b",
+    re.IGNORECASE)
+_DURATION = re.compile(
+    r"(?<![\w.])(?:\d+(?:[.,]\d+)?|" + _NUMBER_WORD + r")(?:\s*[-–]\s*\d+)?\s*(?:\(\d+\)\s*)?(?:[\w-]+\s+){0,3}?"
+    + _TIME_UNIT + r"\b|"
+    r"\b\d{1,2}[:h]\d{2}\b|\b\d{1,2}[.:]\d{2}\s*(?:CET|CEST|UTC|GMT|uur|Uhr|h)\b|"
+    r"\b(immediately|without\s+(undue\s+)?delay|same\s+(business\s+)?day|next\s+(business\s+|working\s+)?day|"
+    r"real[- ]time|instantly|(end|close)\s+of\s+(the\s+)?(\w+\s+){0,3}day|[DT]\s?[+-]\s?\d+|"
+    r"onmiddellijk|direct|onverwijld|dezelfde\s+dag|volgende\s+werkdag|"
+    r"imm[ée]diatement|sans\s+d[ée]lai|le\s+jour\s+m[êe]me|"
+    r"sofort|unverz[üu]glich|am\s+selben\s+tag|n[äa]chsten\s+(bank)?arbeitstag)\b",
+    re.IGNORECASE)
+_MULTIPLICITY = re.compile(r"\[\s*\d+\s*\.\.\s*(?:\d+|\*|n)\s*\]|\(\s*\d+\s*\.\.\s*(?:\d+|\*|n)\s*\)|\bMax\d+",
+                           re.IGNORECASE)
+# a number that counts something: an integer that is not part of a dotted number (a version, a
+# section, a message id), a year, a page or section reference, an amount of time or money
+_INTEGER = re.compile(r"(?<![\w.,/:'’])\d+(?![\w.,/:'’]*\d)(?!\s*(?:%|" + _TIME_UNIT + r"\b))")
+_REFERENCE_BEFORE = re.compile(
+    r"(?:\b(?:version|versie|release|v|section|sectie|page|pagina|p|chapter|hoofdstuk|chapitre|kapitel|annex|bijlage|"
+    r"annexe|anhang|article|artikel|art|rule|regel|code|no|nr|n°|table|tabel|tableau|tabelle|figure|fig|"
+    r"step|stap)|(?-i:\b[A-Z]{1,4}))[\s.:-]*$", re.IGNORECASE)
+_COUNT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                "twenty", "single", "both", "twee", "drie", "vier", "vijf", "deux", "trois", "quatre", "cinq", "zwei",
+                "drei", "fünf")
+# spelled in lower case (or capitalised at a sentence start): "SIX Interbank Clearing" names a company
+_COUNT_WORD = re.compile(r"\b(?:" + "|".join(f"[{w[0]}{w[0].upper()}]{w[1:]}" for w in _COUNT_WORDS) + r")\s+"
+                         r"(?!(?i:" + _TIME_UNIT + r")\b)[^\W\d]")
+
+
+def _counts(text: str) -> bool:
+    if _MULTIPLICITY.search(text) or _COUNT_WORD.search(text):
+        return True
+    for m in _INTEGER.finditer(text):
+        number = m.group(0)
+        if len(number) == 4 and number[:2] in ("19", "20"):
+            continue  # a year
+        if _REFERENCE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+            continue
+        if re.match(r"\s?" + _CURRENCY, text[m.end():m.end() + 5]) or re.search(_CURRENCY + r"\s?$",
+                                                                                  text[max(0, m.start() - 5):m.start()]):
+            continue
+        return True
+    return False
+
+
+def holds_value(text: str, kind: str | None) -> bool:
+    """Does the text hold a value of this kind (see the module docstring)? Always False for None."""
+    if kind is None:
+        return False
+    if _NOT_FIXED.search(text):
+        return True
+    if kind == MONEY:
+        return bool(_MONEY.search(text))
+    if kind == DURATION:
+        return bool(_DURATION.search(text))
+    if kind == COUNT:
+        return _counts(text)
+    return False
