@@ -9,7 +9,10 @@ best span's dense similarity in the question's language and in another language,
 of the question's content terms). A setting (min_dense, min_lexical, min_dense_other_language) is
 then replayed exactly: a question is answered when max_lexical >= min_lexical or max_dense >=
 min_dense or max_dense_other_language >= min_dense_other_language (and nothing the question names
-is absent); what an answered question cites does not depend on the thresholds.
+is absent), and the evidence covers the question: when it asks for money, a duration or a count,
+some span holding such a value has max_dense_slot >= min_dense_slot, and no more than max_uncovered
+of its content terms are missing from every passage (`OfflineRulebookModel.covers`); what an
+answered question cites does not depend on the thresholds.
 
 Per setting, over dev questions only:
 - answered share of answerable questions (normal view);
@@ -48,6 +51,16 @@ class Bar:
     min_lexical: float
     min_dense_other_language: float = MIN_DENSE_OTHER_LANGUAGE
     min_dense_disagree: float | None = None  # the dense bar when the signals disagree (None: min_dense)
+    # evidence coverage (the offline model's `covers`): the bar for the best span holding a value of the
+    # kind asked (None: no such check), the largest share of uncovered question terms (None: no check)
+    min_dense_slot: float | None = None
+    max_uncovered: float | None = None
+
+    def covers(self, s: Signal) -> bool:
+        if self.min_dense_slot is not None and s.slot is not None \
+                and (s.max_dense_slot is None or s.max_dense_slot < self.min_dense_slot):
+            return False
+        return not (self.max_uncovered is not None and s.uncovered is not None and s.uncovered > self.max_uncovered)
 
     def dense_bar(self, agree: bool | None) -> float:
         if agree is False and self.min_dense_disagree is not None:
@@ -70,15 +83,22 @@ class Signal:
     kind: str = ""  # the golden question's kind (paraphrase, cross_language, …), when known
     must_contain: bool | None = None  # e2e: the answer holds every must-contain string
     agree: bool | None = None  # the densest and the lexically best span share a chunk (None: not recorded)
+    slot: str | None = None  # the kind of value asked: money, duration, count (None: none, or not recorded)
+    max_dense_slot: float | None = None  # best similarity of a span holding a value of that kind
+    uncovered: float | None = None  # share of the question's content terms in no passage (None: not measured)
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
     bar = min_dense if isinstance(min_dense, Bar) else Bar(min_dense, float(min_lexical or 0.0))
-    if s.blocked_names or not s.answered:
+    if s.blocked_names or not s.answered or not bar.covers(s):
         return False
     return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.dense_bar(s.agree))
             or (s.max_dense_other_language is not None
                 and s.max_dense_other_language >= bar.min_dense_other_language))
+
+
+def _coverage(d: dict[str, Any]) -> dict[str, Any]:
+    return {"slot": d.get("slot"), "max_dense_slot": d.get("max_dense_slot"), "uncovered": d.get("uncovered")}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -90,7 +110,7 @@ def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[S
         right = c["gold_cited"] if c["view"] == "normal" else c.get("elsewhere", 0.0) >= ELSEWHERE_OVERLAP
         out.append(Signal("obliqa", c["view"], d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
                           c["outcome"] == "answered", bool(right), d.get("max_dense_other_language"),
-                          agree=d.get("agree")))
+                          agree=d.get("agree"), **_coverage(d)))
     return out
 
 
@@ -104,7 +124,7 @@ def signals_from_exclusion(report: dict[str, Any], split: str = "dev",
         view = c.get("view", "excluded")
         out.append(Signal("golden", view, d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
                           c["outcome"] == "answered", view == "normal" and bool(c.get("right_page")),
-                          d.get("max_dense_other_language"), agree=d.get("agree")))
+                          d.get("max_dense_other_language"), agree=d.get("agree"), **_coverage(d)))
     return out
 
 
@@ -123,7 +143,8 @@ def signals_from_e2e(report: dict[str, Any], split: str = "dev") -> list[Signal]
         out.append(Signal(r["corpus"], view, d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
                           r["outcome"] == "answered", view == "normal" and bool(r.get("expected_cited")),
                           d.get("max_dense_other_language"), r.get("kind", ""),
-                          bool(r.get("must_contain_ok")) if view == "normal" else None, d.get("agree")))
+                          bool(r.get("must_contain_ok")) if view == "normal" else None, d.get("agree"),
+                          **_coverage(d)))
     return out
 
 
@@ -146,6 +167,7 @@ def point(signals: Sequence[Signal], min_dense: float | Bar, min_lexical: float 
     return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
             "min_dense_other_language": bar.min_dense_other_language,
             "min_dense_disagree": bar.min_dense_disagree,
+            "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered,
             "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
             "answered_share": round(len(normal_answered) / len(normal), 4) if normal else None,
             "right_of_answered": round(len(right_normal) / len(normal_answered), 4) if normal_answered else None,
@@ -167,27 +189,102 @@ def by_source(signals: Sequence[Signal], bar: Bar) -> dict[str, dict[str, Any]]:
     return out
 
 
+SLOT_GRID: tuple[float | None, ...] = (None, *(round(0.78 + 0.01 * i, 2) for i in range(13)))  # None, 0.78 .. 0.90
+UNCOVERED_GRID: tuple[float | None, ...] = (None, 0.75, 0.6, 0.5, 0.4, 0.34, 0.25, 0.2, 0.0)
+DISAGREE_STEPS = (0.01, 0.02, 0.03, 0.04)  # the disagreeing bar above min_dense (and None: the same bar)
+
+
+class _Columns:
+    """The signals as numpy columns, so that a sweep of many thousand settings replays each one in
+    microseconds; `point` on a list of signals stays the reference (tests compare the two)."""
+
+    def __init__(self, signals: Sequence[Signal]) -> None:
+        import numpy as np
+
+        def col(values: Iterable[Any], fill: float = -1.0) -> Any:
+            return np.array([fill if v is None else float(v) for v in values], dtype=float)
+
+        self.np = np
+        self.base = np.array([not s.blocked_names and s.answered for s in signals])
+        self.lexical = col(s.max_lexical for s in signals)
+        self.dense = col(s.max_dense for s in signals)
+        self.other = col(s.max_dense_other_language for s in signals)
+        self.disagree = np.array([s.agree is False for s in signals])
+        self.slot = np.array([s.slot is not None for s in signals])
+        self.slot_dense = col(s.max_dense_slot for s in signals)
+        self.uncovered = col(s.uncovered for s in signals)
+        self.right = np.array([s.right for s in signals])
+        self.normal = np.array([s.view == "normal" for s in signals])
+        self.excluded = np.array([s.view == "excluded" for s in signals])
+        self.unanswerable = np.array([s.view == "unanswerable" for s in signals])
+        self.has_contain = np.array([s.must_contain is not None for s in signals]) & self.normal
+        self.contain = np.array([bool(s.must_contain) for s in signals])
+
+    def answered(self, bar: Bar) -> Any:
+        np = self.np
+        dense_bar = np.where(self.disagree & (bar.min_dense_disagree is not None),
+                             max(bar.min_dense, bar.min_dense_disagree or 0.0), bar.min_dense)
+        ok = self.base & ((self.lexical >= bar.min_lexical) | ((self.dense >= 0) & (self.dense >= dense_bar))
+                          | ((self.other >= 0) & (self.other >= bar.min_dense_other_language)))
+        if bar.min_dense_slot is not None:
+            ok &= ~self.slot | (self.slot_dense >= bar.min_dense_slot)
+        if bar.max_uncovered is not None:
+            ok &= (self.uncovered < 0) | (self.uncovered <= bar.max_uncovered)
+        return ok
+
+    def point(self, bar: Bar) -> dict[str, Any]:
+        a = self.answered(bar)
+        n_normal, n_ex, n_un = int(self.normal.sum()), int(self.excluded.sum()), int(self.unanswerable.sum())
+        answers = int(a.sum())
+        right = int((a & self.right).sum())
+        right_normal = int((a & self.right & self.normal).sum())
+        normal_answered = int((a & self.normal).sum())
+        precision = right / answers if answers else 1.0
+        recall = right_normal / n_normal if n_normal else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        n_contain = int(self.has_contain.sum())
+        return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
+                "min_dense_other_language": bar.min_dense_other_language,
+                "min_dense_disagree": bar.min_dense_disagree,
+                "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered,
+                "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
+                "answered_share": round(normal_answered / n_normal, 4) if n_normal else None,
+                "right_of_answered": round(right_normal / normal_answered, 4) if normal_answered else None,
+                "refused_when_excluded": round(int((~a & self.excluded).sum()) / n_ex, 4) if n_ex else None,
+                "refused_unanswerable": round(int((~a & self.unanswerable).sum()) / n_un, 4) if n_un else None,
+                "must_contain": round(int((a & self.has_contain & self.contain).sum()) / n_contain, 4)
+                if n_contain else None}
+
+
 def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
           lexical_grid: Iterable[float] = LEXICAL_GRID,
           other_grid: Iterable[float] = (MIN_DENSE_OTHER_LANGUAGE,),
-          disagree: bool = False) -> list[dict[str, Any]]:
-    """Every setting of the grids; with `disagree`, every higher dense bar for disagreeing signals
-    too (None in the grid: the same bar)."""
+          disagree: bool = False, slot_grid: Iterable[float | None] = (None,),
+          uncovered_grid: Iterable[float | None] = (None,)) -> list[dict[str, Any]]:
+    """Every setting of the grids; with `disagree`, higher dense bars for disagreeing signals too
+    (`DISAGREE_STEPS` above min_dense; None: the same bar)."""
+    columns = _Columns(signals)
     dense = list(dense_grid)
-    others, lexicals = list(other_grid), list(lexical_grid)
+    others, lexicals, slots, uncovereds = list(other_grid), list(lexical_grid), list(slot_grid), list(uncovered_grid)
     points = []
     for o in others:
         for lx in lexicals:
             for d in dense:
-                for dd in [None, *(x for x in dense if x > d)] if disagree else [None]:
-                    points.append(point(signals, Bar(d, lx, o, dd)))
+                steps = [None, *(round(d + x, 3) for x in DISAGREE_STEPS)] if disagree else [None]
+                for dd in steps:
+                    for sl in slots:
+                        for un in uncovereds:
+                            points.append(columns.point(Bar(d, lx, o, dd, sl, un)))
     return points
 
 
 def _key(p: dict[str, Any]) -> tuple[float, ...]:
+    """F1, then the more cautious setting: higher bars, a coverage check rather than none."""
     disagree = p.get("min_dense_disagree")
+    slot, uncovered = p.get("min_dense_slot"), p.get("max_uncovered")
     return (p["f1"], p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
-            p["min_dense_other_language"])
+            p["min_dense_other_language"], slot if slot is not None else 0.0,
+            -(uncovered if uncovered is not None else 2.0))
 
 
 def choose(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -196,7 +293,25 @@ def choose(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def bar_of(p: dict[str, Any]) -> Bar:
     return Bar(p["min_dense"], p["min_lexical"], p.get("min_dense_other_language", MIN_DENSE_OTHER_LANGUAGE),
-               p.get("min_dense_disagree"))
+               p.get("min_dense_disagree"), p.get("min_dense_slot"), p.get("max_uncovered"))
+
+
+_COVERAGE = ("min_dense_slot", "max_uncovered")
+
+
+def _same(p: dict[str, Any], chosen: dict[str, Any], keys: Sequence[str]) -> bool:
+    return all(p.get(k) == chosen.get(k) for k in keys)
+
+
+def _lines(ax: Any, rows: Sequence[dict[str, Any]], x: Any, keys: Sequence[tuple[str, str]]) -> None:
+    xs = [x(p) for p in rows]
+    for key, label in keys:
+        ax.plot(xs, [p.get(key) if p.get(key) is not None else float("nan") for p in rows], label=label, marker=".")
+
+
+_SHARES = (("f1", "F1"), ("answered_share", "answered (of answerable)"),
+           ("refused_unanswerable", "refused, unanswerable on topic"), ("refused_when_excluded", "refused, gold hidden"),
+           ("must_contain", "must-contain (e2e answerable)"))
 
 
 def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, title: str) -> None:
@@ -206,14 +321,21 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     import matplotlib.pyplot as plt
 
     other, disagree = chosen.get("min_dense_other_language"), chosen.get("min_dense_disagree")
-    by_other = sorted((p for p in points if p["min_dense"] == chosen["min_dense"] and p["min_lexical"] ==
-                       chosen["min_lexical"] and p.get("min_dense_disagree") == disagree),
+    at = [p for p in points if p["min_dense"] == chosen["min_dense"] and p["min_lexical"] == chosen["min_lexical"]]
+    by_other = sorted((p for p in at if p.get("min_dense_disagree") == disagree and _same(p, chosen, _COVERAGE)),
                       key=lambda p: p.get("min_dense_other_language", 0))
-    by_disagree = sorted((p for p in points if p["min_dense"] == chosen["min_dense"] and p["min_lexical"] ==
-                          chosen["min_lexical"] and p.get("min_dense_other_language") == other),
+    by_disagree = sorted((p for p in at if p.get("min_dense_other_language") == other
+                          and _same(p, chosen, _COVERAGE)),
                          key=lambda p: p.get("min_dense_disagree") or p["min_dense"])
-    points = [p for p in points if p.get("min_dense_other_language") == other and _on_disagree_line(p, disagree)]
-    fig, (left, right, third, fourth) = plt.subplots(1, 4, figsize=(22, 4.5))
+    fixed = [p for p in at if p.get("min_dense_other_language") == other and p.get("min_dense_disagree") == disagree]
+    by_slot = sorted((p for p in fixed if p.get("max_uncovered") == chosen.get("max_uncovered")),
+                     key=lambda p: p.get("min_dense_slot") or 0.0)
+    by_uncovered = sorted((p for p in fixed if p.get("min_dense_slot") == chosen.get("min_dense_slot")),
+                          key=lambda p: -(p.get("max_uncovered") if p.get("max_uncovered") is not None else 1.05))
+    points = [p for p in points if p.get("min_dense_other_language") == other and _on_disagree_line(p, disagree)
+              and _same(p, chosen, _COVERAGE)]
+    fig, axes = plt.subplots(2, 3, figsize=(20, 9))
+    left, right, third, fourth, fifth, sixth = axes.flat
     for lexical in sorted({p["min_lexical"] for p in points}):
         row = [p for p in points if p["min_lexical"] == lexical]
         label = "lexical off" if lexical > 1 else f"min_lexical {lexical}"
@@ -221,38 +343,37 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
                   linewidth=2.5 if lexical == chosen["min_lexical"] else 1)
     left.axvline(chosen["min_dense"], color="grey", linestyle="--")
     left.set(xlabel="min_dense (best span's cosine with the question)", ylabel="F1 (right answers)",
-             title="F1 by threshold")
+             title="F1 by threshold (coverage bars as chosen)")
     left.legend(fontsize=7)
     row = sorted((p for p in points if p["min_lexical"] == chosen["min_lexical"]), key=lambda p: p["min_dense"])
-    xs = [p["min_dense"] for p in row]
-    for key, label in (("answered_share", "answered (of answerable)"), ("right_of_answered", "gold cited (of answered)"),
-                       ("refused_when_excluded", "refused, gold hidden"),
-                       ("refused_unanswerable", "refused, unanswerable on topic"),
-                       ("must_contain", "must-contain (e2e answerable)"), ("precision", "precision"),
-                       ("recall", "recall")):
-        right.plot(xs, [p.get(key) if p.get(key) is not None else float("nan") for p in row], label=label)
+    _lines(right, row, lambda p: p["min_dense"],
+           (("answered_share", "answered (of answerable)"), ("right_of_answered", "gold cited (of answered)"),
+            ("refused_when_excluded", "refused, gold hidden"), ("refused_unanswerable", "refused, unanswerable on topic"),
+            ("must_contain", "must-contain (e2e answerable)"), ("precision", "precision"), ("recall", "recall")))
     right.axvline(chosen["min_dense"], color="grey", linestyle="--")
     right.set(xlabel="min_dense", ylabel="share", ylim=(0, 1.02),
               title=f"at min_lexical {chosen['min_lexical']} (chosen: {chosen['min_dense']})")
-    right.legend(fontsize=7)
-    xs = [p.get("min_dense_other_language") for p in by_other]
-    for key, label in (("f1", "F1"), ("answered_share", "answered (of answerable)"),
-                       ("refused_unanswerable", "refused, unanswerable on topic"),
-                       ("refused_when_excluded", "refused, gold hidden")):
-        third.plot(xs, [p.get(key) if p.get(key) is not None else float("nan") for p in by_other], label=label)
+    _lines(third, by_other, lambda p: p.get("min_dense_other_language"), _SHARES[:4])
     third.axvline(other if other is not None else float("nan"), color="grey", linestyle="--")
     third.set(xlabel="min_dense_other_language (source in another language)", ylabel="share", ylim=(0, 1.02),
               title=f"at min_dense {chosen['min_dense']}, min_lexical {chosen['min_lexical']}")
-    third.legend(fontsize=7)
-    xs = [p.get("min_dense_disagree") or p["min_dense"] for p in by_disagree]
-    for key, label in (("f1", "F1"), ("answered_share", "answered (of answerable)"),
-                       ("refused_unanswerable", "refused, unanswerable on topic"),
-                       ("refused_when_excluded", "refused, gold hidden")):
-        fourth.plot(xs, [p.get(key) if p.get(key) is not None else float("nan") for p in by_disagree], label=label)
+    _lines(fourth, by_disagree, lambda p: p.get("min_dense_disagree") or p["min_dense"], _SHARES[:4])
     fourth.axvline(disagree if disagree is not None else chosen["min_dense"], color="grey", linestyle="--")
     fourth.set(xlabel="min_dense_disagree (densest and wordiest span in different chunks)", ylabel="share",
                ylim=(0, 1.02), title="the dense bar when the two signals disagree")
-    fourth.legend(fontsize=7)
+    _lines(fifth, by_slot, lambda p: p.get("min_dense_slot") or 0.76, _SHARES)
+    slot = chosen.get("min_dense_slot")
+    fifth.axvline(slot if slot is not None else 0.76, color="grey", linestyle="--")
+    fifth.set(xlabel="min_dense_slot (best span holding the asked kind of value; 0.76 = no check)", ylabel="share",
+              ylim=(0, 1.02), title="coverage: a value of the kind asked (money, duration, count)")
+    _lines(sixth, by_uncovered, lambda p: p.get("max_uncovered") if p.get("max_uncovered") is not None else 1.05,
+           _SHARES)
+    uncovered = chosen.get("max_uncovered")
+    sixth.axvline(uncovered if uncovered is not None else 1.05, color="grey", linestyle="--")
+    sixth.set(xlabel="max_uncovered (share of question terms in no passage; 1.05 = no check)", ylabel="share",
+              ylim=(0, 1.02), title="coverage: the question's own terms")
+    for ax in (right, third, fourth, fifth, sixth):
+        ax.legend(fontsize=7)
     fig.suptitle(title)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -286,8 +407,13 @@ def _slices(points: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> list[di
     for p in points:
         same_other = p["min_dense_other_language"] == chosen["min_dense_other_language"]
         same_disagree = _on_disagree_line(p, chosen.get("min_dense_disagree"))
+        same_coverage = _same(p, chosen, _COVERAGE)
         at_chosen = p["min_dense"] == chosen["min_dense"] and p["min_lexical"] == chosen["min_lexical"]
-        if (same_other and same_disagree) or (at_chosen and (same_other or same_disagree)):
+        exact_disagree = p.get("min_dense_disagree") == chosen.get("min_dense_disagree")
+        if (same_other and same_disagree and same_coverage) \
+                or (at_chosen and same_coverage and (same_other or same_disagree)) \
+                or (at_chosen and same_other and exact_disagree
+                    and any(_same(p, chosen, [k]) for k in _COVERAGE)):
             keep.append(p)
     return keep
 
@@ -298,7 +424,14 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     signals = all_signals(answering, exclusion, e2e, "dev")
     if not signals:
         raise ValueError("no dev case with recorded signals: run the evals with --calibration first")
-    points = sweep(signals, other_grid=OTHER_GRID, disagree=True)
+    # the dense, lexical, disagree and coverage bars together at today's other-language bar, then the
+    # other-language bar at the best of those (its few cross-language dev cases barely move the rest)
+    points = sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
+                   uncovered_grid=UNCOVERED_GRID)
+    first = bar_of(choose(points))
+    columns = _Columns(signals)
+    points += [columns.point(Bar(first.min_dense, first.min_lexical, o, first.min_dense_disagree, first.min_dense_slot,
+                                 first.max_uncovered)) for o in OTHER_GRID if o != now.min_dense_other_language]
     chosen = choose(points)
     bar = bar_of(chosen)
     # the test halves, read at the current and the chosen values only: never looked at to choose
@@ -308,7 +441,8 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         counts[f"{s.source}_{s.view}"] = counts.get(f"{s.source}_{s.view}", 0) + 1
     result = {
         "what": "answer/refuse thresholds of the offline model (bot.offline.span_scoring MIN_DENSE, MIN_LEXICAL, "
-                "MIN_DENSE_OTHER_LANGUAGE)",
+                "MIN_DENSE_OTHER_LANGUAGE, MIN_DENSE_DISAGREE, and the evidence-coverage bars MIN_DENSE_SLOT, "
+                "MAX_UNCOVERED)",
         "method": __doc__.split("\n\n", 1)[1].strip(),
         "dev_signals": {"total": len(signals), **dict(sorted(counts.items()))},
         "inputs": [r.get("command", r.get("benchmark", "")) for r in [*answering, *exclusion, *e2e]],
@@ -321,8 +455,9 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         "test_at_chosen": point(held_out, bar) if held_out else None,
         "test_by_source_at_current": by_source(held_out, now) if held_out else None,
         "test_by_source_at_chosen": by_source(held_out, bar) if held_out else None,
-        "curve_note": "curve: every (min_dense, min_lexical) at the chosen other-language and disagree bars, "
-                      "and every other-language and disagree bar at the chosen (min_dense, min_lexical)",
+        "curve_note": "curve: every (min_dense, min_lexical) at the chosen other-language, disagree and coverage "
+                      "bars; every other-language and disagree bar at the chosen (min_dense, min_lexical); every "
+                      "coverage bar (min_dense_slot, max_uncovered) with the other one and the rest as chosen",
         "curve": _slices(points, chosen),
     }
     out_json.parent.mkdir(parents=True, exist_ok=True)

@@ -93,6 +93,9 @@ def _claim_parts(sentence: str, language: str
             if not token.isdigit() and not re.fullmatch(r"[\d.,:/\-]+", token):
                 identifiers.append(token)
             continue
+        if token[0].islower() and token.isalpha() and any(ch.isupper() for ch in token[1:]):
+            names.append(token)  # a brand written in mixed case ("iDEAL", "eBay"), in any language or place
+            continue
         if language == "de" or index == 0 or not token[0].isupper():
             continue
         preceding = text[:match.start()].rstrip()

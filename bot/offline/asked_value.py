@@ -135,8 +135,35 @@ def _counts(text: str) -> bool:
     return False
 
 
-def holds_value(text: str, kind: str | None) -> bool:
-    """Does the text hold a value of this kind (see the module docstring)? Always False for None."""
+_UNIT_FAMILIES = {
+    "second": ("second", "sec", "seconde", "sekunde"), "minute": ("minute", "min", "minuut", "minuten"),
+    "hour": ("hour", "hr", "uur", "uren", "heure", "stunde"), "day": ("day", "dag", "werkdag", "jour", "tag", "werktag"),
+    "week": ("week", "weken", "semaine", "woche"), "month": ("month", "maand", "mois", "monat"),
+    "year": ("year", "jaar", "jaren", "an", "année", "annee", "jahr"),
+}
+_ASKED_UNIT = re.compile(r"\b(?:how\s+many|hoeveel|combien\s+de|wie\s+viele)\s+(?:\w+\s+){0,2}?(" + _TIME_UNIT + r")\b",
+                         re.IGNORECASE)
+
+
+def _family(unit: str) -> str | None:
+    unit = unit.casefold()
+    for family, stems in _UNIT_FAMILIES.items():
+        if any(unit == s or (unit.startswith(s) and len(s) >= 3) for s in stems):
+            return family
+    return None
+
+
+def asked_unit(question: str) -> str | None:
+    """The unit a duration question counts in ("how many business days" -> "day"), or None."""
+    m = _ASKED_UNIT.search(question)
+    return _family(m.group(1)) if m else None
+
+
+def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
+    """Does the text hold a value of this kind (see the module docstring)? Always False for None.
+    A duration asked in a unit (`asked_unit`: "how many days") needs one on the same scale: days,
+    weeks, months and years answer it ("within two weeks"), seconds to hours do not, and the other
+    way round; a time of day or "immediately" answers either."""
     if kind is None:
         return False
     if _NOT_FIXED.search(text):
@@ -144,7 +171,16 @@ def holds_value(text: str, kind: str | None) -> bool:
     if kind == MONEY:
         return bool(_MONEY.search(text))
     if kind == DURATION:
-        return bool(_DURATION.search(text))
+        matches = [m.group(0) for m in _DURATION.finditer(text)]
+        if unit is None:
+            return bool(matches)
+        wanted_short = unit in ("second", "minute", "hour")
+        for found in matches:
+            units = re.findall(_TIME_UNIT, found, re.IGNORECASE)
+            family = _family(units[-1]) if units else None
+            if family is None or (family in ("second", "minute", "hour")) == wanted_short:
+                return True
+        return False
     if kind == COUNT:
         return _counts(text)
     return False

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.gate.claims import extract_claims
-from bot.offline.asked_value import asked_value, holds_value
+from bot.offline.asked_value import asked_unit, asked_value, holds_value
 from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
@@ -412,6 +412,19 @@ def _facts(text: str) -> tuple[set[str], set[str]]:
     return quantities, specific
 
 
+# Words that say how a question asks, not what about ("how many", "what does it say", "combien",
+# "wie lange"): no passage needs to hold them.
+_ASKING = """
+how many much long far often soon quickly fast say says said tell tells ask asks happen happens happened kind kinds
+type types mean means meaning exist exists given make made put need needs must should can could may might still
+exactly actually there else way ways
+hoeveel hoe lang vaak snel zeggen zegt gebeurt gebeuren soort betekent moet mag kan welke welk
+combien comment longtemps souvent dire dit arrive passe signifie doit peut quel quelle quels quelles
+wie viel viele lange oft schnell sagt passiert bedeutet muss kann darf welche welcher welches
+"""
+ASKING_WORDS = frozenset(_ASKING.split())
+
+
 def uncovered_terms(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]
                     ) -> tuple[list[str], int] | None:
     """The question's content terms (stems, without the words that only name a document) that no
@@ -424,8 +437,9 @@ def uncovered_terms(query: str, language: str, hits: Sequence[tuple[str, ChunkPa
     if not same:
         return None
     naming = naming_words([chunk for _, chunk in hits[:DENSE_CHUNKS]])
-    wanted = [t for t in dict.fromkeys(tokenize(without_naming_words(query, naming), language))
-              if not t.isdigit() and t not in naming]
+    asked = " ".join(w for w in without_naming_words(query, naming).split()
+                     if _fold(w).strip("?!.,;:'\"()«»") not in ASKING_WORDS)
+    wanted = [t for t in dict.fromkeys(tokenize(asked, language)) if not t.isdigit() and t not in naming]
     held: set[str] = set()
     for chunk in same:
         held.update(tokenize(f"{chunk.section_title} {chunk.text} {' '.join(chunk.tables_csv)}", language))
@@ -457,6 +471,7 @@ class SpanScorer:
         asked_acronyms = _acronyms(query) - naming
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
+        unit = asked_unit(query)
         if kind is None and focused != query:
             kind = "quantity"  # "what is the <attribute> of <a named product>" asks for the product's value
         extra = " ".join(extra_terms)
@@ -467,7 +482,7 @@ class SpanScorer:
             have = set(tokenize(span.text, lang))
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
             numbers, ids = _facts(span.text)
-            span.holds_value = holds_value(span.text, slot)
+            span.holds_value = holds_value(span.text, slot, unit)
             if asked_ids & ids:
                 span.bonus += IDENTIFIER_BONUS
                 if defines(span, asked_ids):
