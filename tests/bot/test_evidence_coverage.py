@@ -1,0 +1,94 @@
+"""Evidence coverage: a passage on the question's topic that holds no value of the kind asked (no fee,
+no duration, no count), or that leaves the question's own subject unmentioned, does not answer it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.offline.asked_value import asked_unit, asked_value, holds_value
+from bot.offline.offline_model import Decision, OfflineRulebookModel
+from bot.offline.span_scoring import uncovered_terms
+from knowledge.payload import ChunkPayload
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("How much does SIX charge a bank for assigning a QR-IID?", "money"),
+    ("What does a directory provider charge for an enrolment?", "money"),
+    ("What is the maximum amount of an instant payment?", "money"),
+    ("Wie hoch ist die Gebühr für eine QR-IID?", "money"),
+    ("Hoeveel kost een terugbetaling?", "money"),
+    ("Quels sont les frais d'un virement ?", "money"),
+    ("After how many days should the assigner send a status request?", "duration"),
+    ("How much notice must a participant give to leave the scheme?", "duration"),
+    ("Binnen hoeveel werkdagen moet de bank antwoorden?", "duration"),
+    ("What is the daily cut-off time for credit transfer files?", "duration"),
+    ("How many address lines can a postal address have?", "count"),
+    ("What is the maximum number of transactions in a batch?", "count"),
+    ("What is ChargeBearerType1Code SLEV?", None),  # "Charge" inside a code name asks for no amount
+    ("How long can the creditor's instruction be?", None),  # a length, not a duration
+    ("Who may send a cancellation request?", None),
+])
+def test_the_kind_of_value_a_question_asks_for(question, kind):
+    assert asked_value(question) == kind
+
+
+@pytest.mark.parametrize(("text", "kind", "unit", "held"), [
+    ("Refund processing fee EUR 0.25 per refund.", "money", None, True),
+    ("The fee is 0.18 % of the amount.", "money", None, True),
+    ("Enrolment is free of charge.", "money", None, True),
+    ("A QR-IID is assigned to each financial institution.", "money", None, False),
+    ("In the Swiss QR Code, 100 alphanumeric characters are available per element.", "money", None, False),
+    ("The assignee answers within 10 business days.", "duration", "day", True),
+    ("The assignee answers within two weeks.", "duration", "day", True),
+    ("The assignee answers within 2 hours.", "duration", "day", False),
+    ("Files received after 15:30 CET are executed the next day.", "duration", None, True),
+    ("The message is sent when no information has been received.", "duration", None, False),
+    ("MissingInformation <MssngInf> [0..10]", "count", None, True),
+    ("The message is composed of 10 MessageBuildingBlocks.", "count", None, True),
+    ("SIX Interbank Clearing archives deleted QR-IIDs for 10 years.", "count", None, False),  # years count no IIDs
+    ("See section 3 and page 250 of Release 4.6 (2019).", "count", None, False),  # references, not counts
+    ("The technical maximum of a batch is different per channel.", "count", None, True),  # "it varies" answers
+])
+def test_whether_a_passage_holds_a_value_of_that_kind(text, kind, unit, held):
+    assert holds_value(text, kind, unit) is held
+
+
+def test_a_duration_asked_in_days_wants_days_or_longer():
+    assert asked_unit("How many business days does the assignee have?") == "day"
+    assert asked_unit("Within how many hours must it reply?") == "hour"
+    assert asked_unit("How long does it take?") is None
+
+
+def _chunk(text: str, language: str = "en") -> ChunkPayload:
+    return ChunkPayload(chunk_id="PS-01:0", rulebook_id="PS-01", rulebook_title="Acceptance", page_start=1,
+                        page_end=1, section_path=["1"], section_key="1", section_title="Collateral", chunk_index=0,
+                        text=text, tables_csv=[], content_hash="h", language=language)
+
+
+def test_the_questions_own_terms_that_no_passage_holds():
+    hits = [("S1", _chunk("Participants pledge government bonds as collateral for their settlement account."))]
+    missing, asked = uncovered_terms("What haircut applies to government bonds?", "en", hits)
+    assert missing == ["haircut", "appli"] and asked == 4  # haircut, appli, govern, bond: "what" is no term
+    # the words that say how it is asked ("how many", "what does it say") need no passage
+    missing, _ = uncovered_terms("How many government bonds must they pledge?", "en", hits)
+    assert missing == []
+    # a passage in another language cannot be compared word by word
+    assert uncovered_terms("What haircut applies?", "en", [("S1", _chunk("Les obligations…", "fr"))]) is None
+
+
+def _decision(slot=None, slot_dense=None, uncovered=None, dense=0.9, lexical=0.6):
+    return Decision("q", 5, [], dense, lexical, False, None, 0, True, slot=slot, max_dense_slot=slot_dense,
+                    uncovered=uncovered)
+
+
+def test_a_question_asking_for_a_value_no_close_span_holds_is_refused():
+    model = OfflineRulebookModel(min_dense_slot=0.84, max_uncovered=0.5)
+    assert not model.answers(_decision(slot="money"))  # the passages on topic state no fee at all
+    assert not model.answers(_decision(slot="duration", slot_dense=0.80))  # only a span far off holds one
+    assert model.answers(_decision(slot="duration", slot_dense=0.87))  # covered: answered
+    assert model.answers(_decision())  # a question asking for no value is not checked
+    assert not model.answers(_decision(uncovered=0.6))  # most of its subject is in no passage
+    assert model.answers(_decision(uncovered=0.25))
+    assert model.answers(_decision(uncovered=None))  # not measured (another language)
+    model.answer_everything()  # a calibration run answers everything, coverage or not
+    assert model.answers(_decision(slot="money", uncovered=1.0))
