@@ -431,11 +431,11 @@ def uncovered_terms(query: str, language: str, hits: Sequence[tuple[str, ChunkPa
     passage in the question's language holds, text or tables: a question whose own subject ("the
     haircut on government bonds", "a loyalty bonus") appears in no passage shown is about something
     the corpus does not cover, however close a neighbouring passage is in meaning. Returned with
-    the number of terms looked for; None when no passage is in the question's language (words
-    cannot be compared across languages)."""
+    the number of terms looked for; None when one of the top passages is in another language than
+    the question, or none is in its language (words cannot be compared across languages)."""
     same = [chunk for _, chunk in hits if chunk.language[:2] == language[:2]]
-    if not same:
-        return None
+    if not same or any(chunk.language[:2] != language[:2] for _, chunk in hits[:DENSE_CHUNKS]):
+        return None  # the answer may well be in the passage written in another language
     naming = naming_words([chunk for _, chunk in hits[:DENSE_CHUNKS]])
     asked = " ".join(w for w in without_naming_words(query, naming).split()
                      if _fold(w).strip("?!.,;:'\"()«»") not in ASKING_WORDS)
