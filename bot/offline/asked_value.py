@@ -24,8 +24,9 @@ COUNT = "count"
 
 _TIME_UNIT = (r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|"
               r"seconden|minuten|uur|uren|dagen|dag|werkdagen|werkdag|weken|week|maanden|maand|jaar|jaren|"
-              r"secondes?|heures?|jours?|semaines?|mois|ans?|ann[ée]es?|"
-              r"sekunden?|stunden?|tagen?|tage|tag|werktagen?|werktage|wochen?|monaten?|monate|monat|jahren?|jahre|jahr)")
+              r"secondes?|heures?|jours?|semaines?|mois|ans|ann[ée]es?|"
+              r"sekunden?|stunden?|tagen?|tage|werktagen?|werktage|wochen?|monaten?|monate|monat|jahren?|jahre|jahr)")
+# (not "an" or "tag": the English article and an XML tag)
 _NUMBER_WORD = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
                 r"forty|sixty|ninety|hundred|"
                 r"een|één|twee|drie|vier|vijf|zes|zeven|acht|negen|tien|twaalf|vijftien|twintig|dertig|"

@@ -69,6 +69,7 @@ ASKED_IDENTIFIER_BONUS = 0.05  # "which message / which code": a span naming one
 # the row whose key cell IS the identifier asked about ("AT-05 | The name of the Originator"), or the
 # sentence that defines it ("AC01 means …"), over rows and sentences that merely mention it
 DEFINES_BONUS = 0.1
+ELEMENT_DEFINES_BONUS = 0.08  # the record or row of a message element the question asks about (see `element_names`)
 KEY_CELLS = 2  # the key of a row of a code list or message guide is in its first cells
 SECTION_TITLE_BONUS = 0.02
 TITLE_MATCH_BONUS = 0.06  # the question covers the section's title ("limits for a payment file" / "File limits")
@@ -392,6 +393,26 @@ def defines(span: Span, identifiers: set[str]) -> bool:
     return False
 
 
+# A message element's name, as message definition reports write them: two or more capitalised parts run
+# together ("AdditionalMissingInformation", "CaseStatusReportRequest"), not an XML tag (<AddtlMssngInf>)
+_ELEMENT_NAME = re.compile(r"(?<![\w<])[A-Z][a-z]+(?:[A-Z][a-z0-9]*){1,}(?![\w>])")
+_ABOUT_ELEMENT = re.compile(
+    r"\b(data\s*type|datatype|type|format|length|definition|multiplicity|presence|occurrences?|mandatory|optional|"
+    r"required|how\s+many|how\s+often|how\s+long|maximum|minimum|code\s+list|values?|defined|means?|stand\s+for|"
+    r"verplicht|optioneel|obligatoire|facultatif|pflicht|optional)\b", re.IGNORECASE)
+
+
+def element_names(text: str) -> set[str]:
+    """The folded message-element names a text holds ("AdditionalMissingInformation")."""
+    return {m.casefold() for m in _ELEMENT_NAME.findall(text)}
+
+
+def asks_about_element(question: str) -> bool:
+    """Does the question ask about an element itself (its type, format, length, multiplicity, whether
+    it is mandatory, what it means), rather than about a rule or a step that involves it?"""
+    return bool(_ABOUT_ELEMENT.search(question))
+
+
 def _terms(text: str, language: str) -> set[str]:
     return {t for t in tokenize(text, language) if not t.isdigit()}
 
@@ -469,6 +490,9 @@ class SpanScorer:
         asked_numbers, asked_ids = _facts(query)
         asked_ids -= naming
         asked_acronyms = _acronyms(query) - naming
+        # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
+        # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
+        asked_elements = element_names(query) - naming if asks_about_element(query) else set()
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)
@@ -488,6 +512,9 @@ class SpanScorer:
                 if defines(span, asked_ids):
                     span.bonus += DEFINES_BONUS
                     span.defining = True
+            if asked_elements and not span.defining and defines(span, asked_elements):
+                span.bonus += ELEMENT_DEFINES_BONUS
+                span.defining = True
             if asked_acronyms and asked_acronyms <= _acronyms(span.text):
                 span.bonus += ACRONYM_BONUS
             new_numbers, new_ids = numbers - asked_numbers, ids - asked_ids - naming
