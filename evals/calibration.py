@@ -123,7 +123,8 @@ def signals_from_exclusion(report: dict[str, Any], split: str = "dev",
         d = c["decision"]
         view = c.get("view", "excluded")
         out.append(Signal("golden", view, d["max_dense"], d["max_lexical"], bool(d["absent"]) or d["hits"] == 0,
-                          c["outcome"] == "answered", view == "normal" and bool(c.get("right_page")),
+                          c["outcome"] == "answered",
+                          bool(c.get("right_page")) if view == "normal" else bool(c.get("elsewhere")),
                           d.get("max_dense_other_language"), agree=d.get("agree"), **_coverage(d)))
     return out
 

@@ -9,8 +9,9 @@ catalog does not list it. The question runs through the product's path (`Assista
 configured chat model, zoom tools, citation gate).
 
 An answer in this view cites some other rulebook. It can be right (the SCT rulebook and the
-regulation it quotes say the same thing): such answers are listed with what they cite, for a
-reader to judge; they are not silently counted as passes.
+regulation it quotes say the same thing): an answer that holds every must-contain fact of the
+question's gold answer (`elsewhere`) is listed apart with what it cites, for a reader to judge, and
+the refused share is reported both ways; every other answer is an error.
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ class ExclusionCase:
     answer: str = ""
     decision: dict[str, Any] | None = None
     error: str | None = None
+    # excluded view: the answer from the other rulebooks holds every must-contain fact of the gold answer
+    elsewhere: bool = False
 
 
 def service_for(knowledge: Any, settings: Any, model: Any) -> Any:
@@ -137,6 +140,7 @@ async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
             case.right_page = right_page(q, answer)
             case.cited = list(dict.fromkeys(f"{c.rulebook_id} p.{c.page}" for c in answer.citations))
             case.answer = answer.text[:600]
+            case.elsewhere = view_name == "excluded" and answered_elsewhere(q, answer.text)
         if decisions:
             case.decision = asdict(decisions[-1])
         cases.append(case)
@@ -145,15 +149,28 @@ async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
     return cases
 
 
+def answered_elsewhere(q: Any, text: str) -> bool:
+    """Does an answer from the rulebooks left in view hold every must-contain fact of the question
+    (scored as the end-to-end eval scores them)? Questions without must-contain facts never are."""
+    from evals.e2e_guidelines import must_contain_hits
+
+    return bool(q.must_contain) and all(must_contain_hits(text, q.must_contain))
+
+
 def summarise(cases: Sequence[ExclusionCase]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for split in sorted({c.split for c in cases}):
         rows = [c for c in cases if c.split == split and c.view == "excluded"]
         normal = [c for c in cases if c.split == split and c.view == "normal"]
         refused = sum(c.outcome != "answered" for c in rows)
+        elsewhere = [c for c in rows if c.outcome == "answered" and c.elsewhere]
         out[split] = {"questions": len(rows), "refused": refused,
                       "refused_share": round(refused / len(rows), 4) if rows else None,
-                      "answered": [c.question_id for c in rows if c.outcome == "answered"]}
+                      # an answer holding the gold answer's facts from another rulebook is no error
+                      "refused_or_answered_elsewhere_share": round((refused + len(elsewhere)) / len(rows), 4)
+                      if rows else None,
+                      "answered": [c.question_id for c in rows if c.outcome == "answered"],
+                      "answered_elsewhere": {c.question_id: c.cited for c in elsewhere}}
         if normal:
             answered = [c for c in normal if c.outcome == "answered"]
             out[split]["normal_view"] = {

@@ -34,6 +34,11 @@ _NUMBER_WORD = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleve
                 r"ein|eine|einen|einem|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|zwölf|fünfzehn|zwanzig|"
                 r"dreißig)")
 
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+          r"januari|februari|maart|april|mei|juni|juli|augustus|september|oktober|november|december|"
+          r"janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre|"
+          r"Januar|Februar|M[äa]rz|Juni|Juli|Oktober|Dezember)")
+
 # -- what the question asks for -------------------------------------------------------------------
 _ASKS_MONEY = re.compile(
     r"\b(fees?|costs?|costing|prices?|pricing|priced|tariffs?|commissions?|surcharges?|"
@@ -53,7 +58,10 @@ _ASKS_DURATION = re.compile(
     r"hoe\s+(lang|snel|laat)|binnen\s+(hoeveel|welke)|hoeveel\s+(\w+\s+)?" + _TIME_UNIT + r"|termijn|"
     r"combien\s+de\s+(temps|" + _TIME_UNIT + r")|dans\s+quel\s+d[ée]lai|d[ée]lai|[àa]\s+quelle\s+heure|"
     r"wie\s+(lange|schnell|bald)|wie\s+viele\s+(\w+\s+)?" + _TIME_UNIT + r"|fristen|frist|"
-    r"innerhalb\s+welche[rnms]?|bis\s+wann|um\s+wie\s+viel\s+uhr)\b",
+    r"innerhalb\s+welche[rnms]?|bis\s+wann|um\s+wie\s+viel\s+uhr|"
+    # when a thing expires, the answer is a period or a date ("36 months after the last collection")
+    r"expire[sd]?|expiry|lapses?|validity\s+period|vervalt|verloopt|verlopen|expirer?|expiration|"
+    r"verf[äa]llt|l[äa]uft\s+\w+\s+ab|abl[äa]uft|g[üu]ltigkeitsdauer)\b",
     re.IGNORECASE)
 _ASKS_COUNT = re.compile(
     r"\b(how\s+many|(maximum|minimum|max\.?|min\.?|total|highest)\s+number\s+of|"
@@ -97,6 +105,7 @@ _DURATION = re.compile(
     r"(?<![\w.])(?:\d+(?:[.,]\d+)?|" + _NUMBER_WORD + r")(?:\s*[-–]\s*\d+)?\s*(?:\(\d+\)\s*)?(?:[\w-]+\s+){0,3}?"
     + _TIME_UNIT + r"\b|"
     r"\b\d{1,2}[:h]\d{2}\b|\b\d{1,2}[.:]\d{2}\s*(?:CET|CEST|UTC|GMT|uur|Uhr|h)\b|"
+    r"\b\d{1,2}\.?\s+" + _MONTH + r"\s+\d{4}\b|\b" + _MONTH + r"\s+\d{1,2},?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b|"
     r"\b(immediately|without\s+(undue\s+)?delay|same\s+(business\s+)?day|next\s+(business\s+|working\s+)?day|"
     r"real[- ]time|instantly|(end|close)\s+of\s+(the\s+)?(\w+\s+){0,3}day|[DT]\s?[+-]\s?\d+|"
     r"onmiddellijk|direct|onverwijld|dezelfde\s+dag|volgende\s+werkdag|"

@@ -356,6 +356,10 @@ class OfflineRulebookModel(BaseChatModel):
             else:
                 absent.append(term)
         absent += _absent_versions(query, folded)
+        # a title the question quotes ("section 4.3 'Change management cycle'") names what it is about
+        sections = fold_accents(" ".join(c.section_title or "" for _, c in hits)).casefold()
+        absent += [f"'{t}'" for t in _quoted_titles(query)
+                   if _flat(fold_accents(t).casefold()) not in _flat(f"{folded} {sections}")]
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
@@ -709,6 +713,14 @@ def _names_missing(question: str, language: str, chunks: Sequence[ChunkPayload])
 
 
 _VERSION = re.compile(r"\b(?:version|versie|release|fassung|v)\s?(\d+(?:\.\d+)*)\b", re.IGNORECASE)
+
+
+_QUOTED = re.compile(r"(?<![\w])['‘\"“«]\s*([^'‘’\"“”«»]{3,80}?)\s*['’\"”»](?![\w])")
+
+
+def _quoted_titles(query: str) -> list[str]:
+    """The phrases of two or more words the question puts in quotes (a section's or document's title)."""
+    return [m.strip() for m in _QUOTED.findall(query) if len(m.split()) >= 2]
 
 
 def _absent_versions(query: str, folded: str) -> list[str]:
