@@ -22,7 +22,8 @@ Per setting, over dev questions only:
   any answer to an unanswerable question is wrong;
 - recall: right answers / answerable questions; F1 of the two;
 - refused share in the exclusion view and of the unanswerable questions; must-contain (e2e).
-The chosen setting maximises F1 (ties: the higher bars, i.e. the more cautious); the curve is
+The chosen setting maximises F1 (ties: the higher bars, i.e. the more cautious, except that a
+coverage check tied with no check stays off); the curve is
 plotted with matplotlib and written beside the numbers it comes from, with each source's and
 each question kind's figures at the current and the chosen setting.
 """
@@ -280,12 +281,14 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
 
 
 def _key(p: dict[str, Any]) -> tuple[float, ...]:
-    """F1, then the more cautious setting: higher bars, a coverage check rather than none."""
+    """F1, then the more cautious setting: higher bars. A coverage check is only switched on where it
+    changes the dev outcome: when "no check" ties with a bar, no check is chosen (a bar that never
+    fires on dev has no evidence behind it and would refuse unmeasured questions elsewhere)."""
     disagree = p.get("min_dense_disagree")
     slot, uncovered = p.get("min_dense_slot"), p.get("max_uncovered")
     return (p["f1"], p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
-            p["min_dense_other_language"], slot if slot is not None else 0.0,
-            -(uncovered if uncovered is not None else 2.0))
+            p["min_dense_other_language"], 2.0 if slot is None else slot,
+            2.0 if uncovered is None else -uncovered)
 
 
 def choose(points: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -163,11 +163,19 @@ def eval_calibrate(
                                                     "beside it as .png)")] = Path("evals/baselines/calibration_offline.json"),
     compare: Annotated[str | None, typer.Option(
         "--compare", help="the values shown as 'current': min_dense,min_lexical[,min_dense_other_language"
-                          "[,min_dense_disagree]], e.g. 0.83,0.5 (default: the values in bot.offline.span_scoring)")] = None,
+                          "[,min_dense_disagree]], e.g. 0.83,0.5, without coverage bars (default: the values in "
+                          "bot.offline.span_scoring, coverage bars included)")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
-    from bot.offline.span_scoring import MIN_DENSE, MIN_DENSE_DISAGREE, MIN_DENSE_OTHER_LANGUAGE, MIN_LEXICAL
+    from bot.offline.span_scoring import (
+        MAX_UNCOVERED,
+        MIN_DENSE,
+        MIN_DENSE_DISAGREE,
+        MIN_DENSE_OTHER_LANGUAGE,
+        MIN_DENSE_SLOT,
+        MIN_LEXICAL,
+    )
     from evals.calibration import Bar, calibrate
 
     answering, exclusion, e2e = answering or [], exclusion or [], e2e or []
@@ -185,8 +193,10 @@ def eval_calibrate(
         if len(values) not in (2, 3, 4):
             raise ValueError("--compare takes two to four numbers: "
                              "min_dense,min_lexical[,min_dense_other_language[,min_dense_disagree]]")
+        # the coverage bars of the code as it stands, unless --compare gives other values
         current = Bar(values[0], values[1], values[2] if len(values) >= 3 else MIN_DENSE_OTHER_LANGUAGE,
-                      values[3] if len(values) == 4 else None)
+                      values[3] if len(values) == 4 else None,
+                      None if compare else MIN_DENSE_SLOT, None if compare else MAX_UNCOVERED)
         result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e)
     except (OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -200,7 +210,8 @@ def eval_calibrate(
         if p is None:
             continue
         typer.echo(f"{name:>15}: min_dense {p['min_dense']} (disagreeing {p['min_dense_disagree']}) min_lexical "
-                   f"{p['min_lexical']} other-language {p['min_dense_other_language']}  F1 {p['f1']}  answered {p['answered_share']}  right of "
+                   f"{p['min_lexical']} other-language {p['min_dense_other_language']} slot {p.get('min_dense_slot')} "
+                   f"uncovered {p.get('max_uncovered')}  F1 {p['f1']}  answered {p['answered_share']}  right of "
                    f"answered {p['right_of_answered']}  refused when excluded {p['refused_when_excluded']}  "
                    f"refused unanswerable {p['refused_unanswerable']}  must-contain {p['must_contain']}")
     typer.echo(f"written: {out} and {out.with_suffix('.png')}")
