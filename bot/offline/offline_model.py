@@ -157,6 +157,7 @@ class Decision:
     # question's content terms that no passage in its language holds (None: no such passage), and those terms
     slot: str | None = None
     max_dense_slot: float | None = None
+    slot_held: bool = False  # some span holds a value of that kind (its dense may be unmeasured: no encoder)
     uncovered: float | None = None
     uncovered_terms: list[str] | None = None
 
@@ -377,6 +378,7 @@ class OfflineRulebookModel(BaseChatModel):
                             slot=asked_value(query) if asks != "identifier" else None,
                             max_dense_slot=max((d for sp in spans if sp.holds_value for d in (sp.dense, sp.dense_full)
                                                 if d is not None), default=None),
+                            slot_held=any(sp.holds_value for sp in spans),
                             uncovered=None if coverage is None else round(len(coverage[0]) / max(1, coverage[1]), 4),
                             uncovered_terms=None if coverage is None else coverage[0])
         decision = replace(decision, answered=self.answers(decision))
@@ -450,9 +452,11 @@ class OfflineRulebookModel(BaseChatModel):
         """Evidence coverage at this model's bars: a question asking for money, a duration or a count
         has a span holding such a value close enough in meaning, and not too many of its content
         terms are missing from every passage."""
-        if self.min_dense_slot is not None and decision.slot is not None \
-                and (decision.max_dense_slot is None or decision.max_dense_slot < self.min_dense_slot):
-            return False
+        if self.min_dense_slot is not None and decision.slot is not None:
+            if decision.max_dense_slot is None and not decision.slot_held:
+                return False  # no passage shown holds a value of the kind asked
+            if decision.max_dense_slot is not None and decision.max_dense_slot < self.min_dense_slot:
+                return False  # (no encoder: the spans holding one were not measured, and pass)
         return not (self.max_uncovered is not None and decision.uncovered is not None
                     and decision.uncovered > self.max_uncovered)
 

@@ -92,3 +92,31 @@ def test_a_question_asking_for_a_value_no_close_span_holds_is_refused():
     assert model.answers(_decision(uncovered=None))  # not measured (another language)
     model.answer_everything()  # a calibration run answers everything, coverage or not
     assert model.answers(_decision(slot="money", uncovered=1.0))
+
+
+def test_without_an_encoder_a_span_holding_the_value_is_enough():
+    model = OfflineRulebookModel(min_dense_slot=0.84)
+    unmeasured = Decision("q", 5, [], None, 0.6, False, None, 0, True, slot="money", slot_held=True)
+    assert model.answers(unmeasured)
+    assert not model.answers(Decision("q", 5, [], None, 0.6, False, None, 0, True, slot="money"))
+
+
+async def test_a_fee_question_is_refused_when_no_passage_left_states_the_fee(make_service, knowledge):
+    from evals.exclusion import HiddenRulebooks
+    from tests.bot.conftest import collect, final_of
+
+    question = "What is the scheme fee for a domestic card-present payment?"
+    seen: list[Decision] = []
+    model = OfflineRulebookModel(encoder=knowledge.searcher.encoder, observer=seen.append)
+    covered = final_of(await collect(make_service(model=model), question)).answer
+    assert covered.outcome == "answered" and "0.18 %" in covered.text
+    assert seen[-1].slot == "money" and seen[-1].max_dense_slot is not None
+    # the fee schedule hidden: what is left speaks of scheme fees (who sets them, where they are set)
+    # but states none, and a loosely related quote is worse than a refusal
+    seen.clear()
+    hidden = HiddenRulebooks(knowledge, ["PS-08", "PS-05-FR", "PS-05-NL"])
+    uncovered = final_of(await collect(make_service(model=model, knowledge=hidden), question)).answer
+    assert uncovered.outcome == "refused", uncovered.text
+    assert seen[-1].max_dense is not None and seen[-1].max_dense >= 0.8  # close in meaning, all the same
+    assert not model.covers(seen[-1])  # refused for want of a fee, whatever the other bars say
+    assert "Searched:" in uncovered.text and "PS-08" not in uncovered.text
