@@ -87,11 +87,16 @@ class Signal:
     slot: str | None = None  # the kind of value asked: money, duration, count (None: none, or not recorded)
     max_dense_slot: float | None = None  # best similarity of a span holding a value of that kind
     uncovered: float | None = None  # share of the question's content terms in no passage (None: not measured)
+    named_section: bool = False  # the section the question names by number and title was read: answered
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
     bar = min_dense if isinstance(min_dense, Bar) else Bar(min_dense, float(min_lexical or 0.0))
-    if s.blocked_names or not s.answered or not bar.covers(s):
+    if s.blocked_names or not s.answered:
+        return False
+    if s.named_section:
+        return True
+    if not bar.covers(s):
         return False
     return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.dense_bar(s.agree))
             or (s.max_dense_other_language is not None
@@ -99,7 +104,8 @@ def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = N
 
 
 def _coverage(d: dict[str, Any]) -> dict[str, Any]:
-    return {"slot": d.get("slot"), "max_dense_slot": d.get("max_dense_slot"), "uncovered": d.get("uncovered")}
+    return {"slot": d.get("slot"), "max_dense_slot": d.get("max_dense_slot"), "uncovered": d.get("uncovered"),
+            "named_section": bool(d.get("named_section"))}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -208,6 +214,7 @@ class _Columns:
 
         self.np = np
         self.base = np.array([not s.blocked_names and s.answered for s in signals])
+        self.named = np.array([s.named_section for s in signals], dtype=bool)
         self.lexical = col(s.max_lexical for s in signals)
         self.dense = col(s.max_dense for s in signals)
         self.other = col(s.max_dense_other_language for s in signals)
@@ -232,7 +239,7 @@ class _Columns:
             ok &= ~self.slot | (self.slot_dense >= bar.min_dense_slot)
         if bar.max_uncovered is not None:
             ok &= (self.uncovered < 0) | (self.uncovered <= bar.max_uncovered)
-        return ok
+        return ok | (self.base & self.named)
 
     def point(self, bar: Bar) -> dict[str, Any]:
         a = self.answered(bar)

