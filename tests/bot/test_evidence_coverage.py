@@ -120,3 +120,18 @@ async def test_a_fee_question_is_refused_when_no_passage_left_states_the_fee(mak
     assert seen[-1].max_dense is not None and seen[-1].max_dense >= 0.8  # close in meaning, all the same
     assert not model.covers(seen[-1])  # refused for want of a fee, whatever the other bars say
     assert "Searched:" in uncovered.text and "PS-08" not in uncovered.text
+
+
+def test_a_version_or_a_quoted_title_no_passage_holds_is_absent():
+    seen: list[Decision] = []
+    model = OfflineRulebookModel(observer=seen.append)
+    hits = [("S1", _chunk("Version 6.0 of the addendum adds the batch booking field. 4.3 Change requests: "
+                          "participants submit change requests once a year."))]
+    assert model.compose("What is new in version 7.0 of the addendum?", "en", hits).startswith("[not covered]")
+    assert seen[-1].absent == ["version 7.0"]
+    model.compose("What is new in version 6.0 of the addendum?", "en", hits)
+    assert seen[-1].absent == []
+    model.compose("What does section 4.3 'Change management cycle' say?", "en", hits)
+    assert seen[-1].absent == ["'Change management cycle'"]
+    model.compose("What does section 4.3 'Change requests' say?", "en", hits)
+    assert seen[-1].absent == []

@@ -141,3 +141,27 @@ def test_a_refusal_listing_rulebook_ids_with_versions_is_no_competitor_figure():
     assert detect_violations(refusal, [], ["other_scheme_facts"], refusal=True) == []
     stated = "Mastercard charges EUR 0.10 for a recall."
     assert detect_violations(stated, [], ["other_scheme_facts"], refusal=True)
+
+
+def test_the_vectorised_sweep_replays_exactly_what_the_reference_does():
+    import random
+
+    from evals.calibration import Bar, _Columns
+
+    rng = random.Random(7)
+    views = ("normal", "excluded", "unanswerable")
+    signals = [Signal("real2", rng.choice(views), rng.choice([None, rng.uniform(0.78, 0.95)]), rng.random(),
+                      rng.random() < 0.1, rng.random() < 0.95, rng.random() < 0.7,
+                      rng.choice([None, rng.uniform(0.78, 0.9)]), must_contain=rng.choice([None, True, False]),
+                      agree=rng.choice([None, True, False]), slot=rng.choice([None, "money", "duration"]),
+                      max_dense_slot=rng.choice([None, rng.uniform(0.75, 0.95)]),
+                      uncovered=rng.choice([None, rng.random()]), named_section=rng.random() < 0.05)
+               for _ in range(300)]
+    columns = _Columns(signals)
+    for bar in (Bar(0.86, 0.5, 0.82, 0.88, 0.81, None), Bar(0.84, 0.6, 0.83, None, None, 0.4),
+                Bar(0.9, 1.01, 0.8, 0.92, 0.86, 0.25)):
+        assert columns.point(bar) == point(signals, bar)
+    # a coverage bar refuses what the dense bars alone would answer, never the other way round
+    loose, strict = point(signals, Bar(0.86, 0.5)), point(signals, Bar(0.86, 0.5, min_dense_slot=0.85))
+    assert strict["answered_share"] <= loose["answered_share"]
+    assert strict["refused_unanswerable"] >= loose["refused_unanswerable"]
