@@ -96,6 +96,7 @@ MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
 MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in order
 MAX_LIST_ROWS = 20
+MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
 MAX_SECTION_READS = 2
 FOLLOWED_MARGIN = 0.1  # the best span of a followed cross-reference is quoted when this close
@@ -627,8 +628,8 @@ def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[
 def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = False) -> list[Span]:
     """The quotes with the neighbours they need, in place: the sentence before one that leans on it
     ("This period …", or a lead-in ending in ":"), the condition after one that states a number
-    ("… within 10 days." / "If the payer …"), and for a "list all" question the sentences that
-    follow the best one in its chunk (the list itself)."""
+    ("… within 10 days." / "If the payer …"), the items after a quoted lead-in ending in ":", and
+    for a "list all" question the sentences that follow the best one in its chunk (the list itself)."""
     prose_spans = {(s.chunk.chunk_id, s.position): s for s in spans if s.table is None}
     out: list[Span] = []
     for index, span in enumerate(chosen):
@@ -640,9 +641,12 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
         if span not in out:
             out.append(span)
         after = prose_spans.get((key[0], key[1] + 1))
-        if index == 0 and listing:
-            position = key[1] + 1
-            while (item := prose_spans.get((key[0], position))) is not None and len(out) < MAX_LIST_QUOTES:
+        lead_in = span.text.rstrip().endswith(":")
+        if (index == 0 and listing) or lead_in:
+            # the list itself; a lead-in ending in ":" ("Rejecting a case assignment occurs when:") says
+            # nothing without the items that follow it, list question or not
+            position, limit = key[1] + 1, len(out) + (MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS)
+            while (item := prose_spans.get((key[0], position))) is not None and len(out) < limit:
                 if item not in out:
                     out.append(item)
                 position += 1

@@ -420,7 +420,8 @@ _ABOUT_DOCUMENT = re.compile(
     r"aims|complies|beschrijft|bevat|geeft|décrit|contient|présente|beschreibt|enthält|erläutert)\b",
     re.IGNORECASE)
 _ASKS_ABOUT_DOCUMENT = re.compile(
-    r"\b(purpose|scope|based\s+on|complies|compl(y|iance)|describes?|about|overview|summar\w*|what\s+is\s+(the|this)\s+"
+    r"\b(purpose|scope|based\s+on|complies|compl(y|iance)|describes?|covers?|covered|about|overview|summar\w*|"
+    r"what\s+is\s+(the|this)\s+"
     + _DOCUMENT + r"|doel|bedoeling|objet|but|zweck|inhalt|umfang)\b", re.IGNORECASE)
 
 
