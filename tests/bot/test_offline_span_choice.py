@@ -123,3 +123,41 @@ def test_a_change_question_is_answered_from_the_changes_only_when_they_hold_what
     assert _names_missing("What changed in version 2.3 of the message guide?", "en", changed) == []
     assert _names_missing("What changed in version 2.4 of the message guide?", "en", changed) == ["2.4"]
     assert _names_missing("What changed in camt.029.001.11?", "en", changed) == ["camt.029.001.11"]
+
+
+def test_a_lead_in_ending_in_a_colon_is_quoted_with_the_items_after_it():
+    hits = [("S1", chunk("Rejecting a case assignment occurs when:\n\n"
+                         "the assignee is unable to trace the original payment instruction at all.\n\n"
+                         "the message carries a wrong message indicator for the case concerned.\n\n"
+                         "the query is a non-cash related query that the assignee does not handle."))]
+    text = OfflineRulebookModel(min_lexical=0.25).compose("In which situations is a case assignment rejected?",
+                                                           "en", hits)
+    assert "occurs when:" in text and "unable to trace" in text and "non-cash related query" in text, text
+
+
+def test_a_sentence_about_the_document_itself_yields_unless_the_document_is_asked_about():
+    from bot.offline.span_scoring import ABOUT_DOCUMENT_PENALTY, SpanScorer, is_about_document
+
+    assert is_about_document("This addendum describes the additions to the implementation guidelines.")
+    assert not is_about_document("This message is sent by the case assignee.")
+    hits = [("S1", chunk("This addendum describes the additions for incoming credit transfers.\n\n"
+                         "For an incoming credit transfer the debtor account is reported under /IBAN/."))]
+    spans = SpanScorer(None, None).score("What is reported for an incoming credit transfer under /IBAN/?", hits, set())
+    about = next(s for s in spans if s.text.startswith("This addendum"))
+    assert about.bonus <= -ABOUT_DOCUMENT_PENALTY + 0.05
+    spans = SpanScorer(None, None).score("What does the addendum cover?", hits, set())
+    assert next(s for s in spans if s.text.startswith("This addendum")).bonus >= 0
+
+
+def test_the_record_of_an_element_the_question_asks_about_is_preferred():
+    from bot.offline.span_scoring import SpanScorer, asks_about_element, element_names
+
+    assert element_names("What is the data type of AdditionalMissingInformation <AddtlMssngInf>?") == {
+        "additionalmissinginformation"}
+    assert asks_about_element("Is DebitAuthorisation mandatory?")
+    assert not asks_about_element("When must the case assigner send a ResolutionOfInvestigation?")
+    hits = [("S1", chunk("The AdditionalMissingInformation element is used with a code in each case.\n\n"
+                         "AdditionalMissingInformation <AddtlMssngInf> Presence: [0..10] Definition: Further "
+                         "details on missing information. Datatype: Max140Text"))]
+    best = SpanScorer(None, None).score("What is the data type of AdditionalMissingInformation?", hits, set())[0]
+    assert best.text.startswith("AdditionalMissingInformation <AddtlMssngInf>") and best.defining
