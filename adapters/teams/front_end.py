@@ -59,7 +59,8 @@ def mount_teams(app: web.Application, service: AssistantLike, settings: Settings
     configuration = auth_configuration(settings, teams)
     connections = wiring.connections or connection_manager(configuration)
     retry = RetryPolicy(teams.retry_attempts, teams.retry_backoff, teams.retry_max_delay)
-    adapter = CloudAdapter(channel_service_client_factory=TeamsClientFactory(connections, retry))
+    clients = TeamsClientFactory(connections, retry)
+    adapter = CloudAdapter(channel_service_client_factory=clients)
     usage = TeamsUsage(event_sink, settings.user_hash_key)
     interval = settings.teams_update_interval if wiring.update_interval is None else wiring.update_interval
     bot = RulebookTeamsBot(adapter, service, usage, links, TeamsBotOptions(
@@ -67,4 +68,9 @@ def mount_teams(app: web.Application, service: AssistantLike, settings: Settings
         message_limit=teams.message_limit))
     authentication = RequestAuthentication(configuration, wiring.openid_metadata_url)
     app.router.add_post("/api/messages", MessagesEndpoint(adapter, authentication, bot, usage).handle)
+
+    async def close_clients(_: web.Application) -> None:
+        await clients.close()
+
+    app.on_cleanup.append(close_clients)
     return bot
