@@ -71,15 +71,33 @@ CLIENTS_KEPT = 32  # (service url, token) pairs whose connector client stays ope
 RETIRED_CLIENT_GRACE = 300.0  # seconds an evicted client stays open for the answers still using it
 
 
+class _KeptConnectorClient(TeamsConnectorClient):
+    """The SDK closes a turn's clients when the turn ends; a kept one stays open for the next."""
+
+    async def close(self) -> None:
+        return None
+
+    async def release(self) -> None:
+        await super().close()
+
+
+class _KeptUserTokenClient(UserTokenClient):
+    async def close(self) -> None:
+        return None
+
+    async def release(self) -> None:
+        await super().close()
+
+
 class _Clients(LRUCache):
     """Connector clients by (event loop, service url, token); an evicted one is closed later, once
     the answers that hold it are done (a Teams stream lives two minutes at most)."""
 
-    def popitem(self) -> Any:
+    def popitem(self) -> tuple[Any, _KeptConnectorClient]:
         key, client = super().popitem()
         loop = key[0]
         if not loop.is_closed():
-            loop.call_later(RETIRED_CLIENT_GRACE, lambda: loop.create_task(client.close()))
+            loop.call_later(RETIRED_CLIENT_GRACE, lambda: loop.create_task(client.release()))
         return key, client
 
 
@@ -93,7 +111,7 @@ class TeamsClientFactory(RestChannelServiceClientFactory):
         super().__init__(connections)
         self._retry = retry
         self._connectors: _Clients = _Clients(CLIENTS_KEPT)
-        self._token_clients: dict[tuple[asyncio.AbstractEventLoop, str], UserTokenClient] = {}
+        self._token_clients: dict[tuple[asyncio.AbstractEventLoop, str], _KeptUserTokenClient] = {}
 
     async def close(self) -> None:
         """Close every kept client (the server is stopping)."""
@@ -102,7 +120,7 @@ class TeamsClientFactory(RestChannelServiceClientFactory):
         self._token_clients.clear()
         for client in clients:
             with contextlib.suppress(Exception):
-                await client.close()
+                await client.release()
 
     async def create_connector_client(self, context: TurnContext | None, claims_identity: ClaimsIdentity,
                                       service_url: str, audience: str, scopes: list[str] | None = None,
@@ -117,7 +135,7 @@ class TeamsClientFactory(RestChannelServiceClientFactory):
         client = self._connectors.get(key)
         if client is None or client.client.closed:
             session = ClientSession(base_url=endpoint, middlewares=(throttling_retry(self._retry),))
-            client = self._connectors[key] = TeamsConnectorClient(endpoint=endpoint, token=token or "",
+            client = self._connectors[key] = _KeptConnectorClient(endpoint=endpoint, token=token or "",
                                                                   session=session)
         return client
 
@@ -128,6 +146,6 @@ class TeamsClientFactory(RestChannelServiceClientFactory):
         key = (asyncio.get_running_loop(), app_id)
         client = self._token_clients.get(key)
         if client is None or client.client.closed:
-            client = self._token_clients[key] = UserTokenClient(app_id=app_id, endpoint=self._token_service_endpoint,
-                                                                token="")
+            client = self._token_clients[key] = _KeptUserTokenClient(
+                app_id=app_id, endpoint=self._token_service_endpoint, token="")
         return client
