@@ -177,6 +177,7 @@ class Outcome:
     final: float | None = None
     failed: str = ""  # why, when it failed
     text: str = ""
+    timeline: list[tuple[float, str]] = field(default_factory=list)  # (seconds, what) of each call recorded
 
 
 @dataclass
@@ -256,7 +257,14 @@ async def _ask(clients: Clients, outcome: Outcome, path: str, request: dict, rec
         outcome.failed = f"{type(exc).__name__}"
         return outcome
     final, first = await _wait_final(recorder, key, final_of, visible, started)
+    outcome.timeline = [(round(c.at - started, 3), _call_kind(c)) for c in recorder.calls.get(key, [])]
     return _conclude(outcome, final, first, started)
+
+
+def _call_kind(call: Recorded) -> str:
+    """Slack: the method; Teams: the activity type and stream type (informative, streaming, final)."""
+    info = next((e for e in call.body.get("entities") or [] if e.get("type") == "streaminfo"), None)
+    return f"{call.kind} {call.body.get('type', '')} {(info or {}).get('streamType', '')}".strip()
 
 
 def _conclude(outcome: Outcome, final: Recorded | None, first: float | None, started: float) -> Outcome:

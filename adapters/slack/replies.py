@@ -39,6 +39,7 @@ STREAM_APPEND_LIMIT = 12_000  # Slack's limit on the markdown text of one append
 STREAM_EXPIRED = "message_not_in_streaming_state"
 MAX_TASK_TITLE = 150
 MAX_TASK_SOURCES = 5
+SETTLE_FRACTION = 0.25  # of the update interval: as the Teams relay (adapters.teams.answer_relay)
 LOADING_MESSAGES = ["Searching the rulebooks…", "Reading the relevant sections…",
                     "Checking every sentence against its source…"]
 
@@ -63,10 +64,16 @@ def assistant_status(text: str) -> str:
 
 class _Throttle:
     """Runs `push` after changes, never more often than once per `interval` seconds; `close()`
-    waits for a push in flight so that nothing lands after the final message."""
+    waits for a push in flight so that nothing lands after the final message.
+
+    A push also waits `SETTLE_FRACTION` of the interval after the change that asked for it: when
+    the final answer comes within that time (the offline model's text and its final answer come
+    milliseconds apart), `close()` cancels the push, and the final edit is not held back a whole
+    interval behind an edit it replaces anyway."""
 
     def __init__(self, interval: float, push: Callable[[], Awaitable[None]]) -> None:
         self.interval = interval
+        self.settle = interval * SETTLE_FRACTION
         self.last_push = -interval  # nothing sent yet: the first push may go at once
         self._push = push
         self._changed = asyncio.Event()
@@ -84,7 +91,7 @@ class _Throttle:
     async def _run(self) -> None:
         while True:
             await self._changed.wait()
-            await asyncio.sleep(max(0.0, self.last_push + self.interval - time.monotonic()))
+            await asyncio.sleep(max(self.settle, self.last_push + self.interval - time.monotonic()))
             async with self._lock:
                 if self._closed:
                     return

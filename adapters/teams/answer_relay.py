@@ -1,8 +1,10 @@
 """Feeds the assistant's event stream to a reply writer, no faster than the pacer allows.
 
 The service is read as fast as it produces; the writer is shown only the latest state when its
-turn comes, so slow updates never hold the answer back and skipped states cost nothing. A status
-line arriving after text has started is kept out of the text (a streamed message may only grow).
+turn comes, so slow updates never hold the answer back and skipped states cost nothing. An update
+the final answer follows within a quarter interval is not shown at all (the final one replaces it).
+A status line arriving after text has started is kept out of the text (a streamed message may only
+grow).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from adapters.teams.pacing import UpdatePacer
+from adapters.teams.pacing import SETTLE_FRACTION, UpdatePacer
 from adapters.teams.reply_writers import Progress, ReplyWriter
 from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent
 
@@ -20,8 +22,23 @@ class NoFinalAnswer(RuntimeError):
     """The service's stream ended without a final event."""
 
 
+async def _ends_within(ended: asyncio.Event, seconds: float) -> bool:
+    if seconds <= 0:
+        return ended.is_set()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(ended.wait(), seconds)
+    return ended.is_set()
+
+
 async def relay_answer(events: AsyncIterator[AnswerEvent], writer: ReplyWriter, pacer: UpdatePacer,
-                       first_status: str = "") -> Answer:
+                       first_status: str = "", settle: float | None = None) -> Answer:
+    """Show the answer's progress through `writer`, then return the final answer (not yet sent).
+
+    Every update but the first waits `settle` seconds (default: `SETTLE_FRACTION` of the pacer's
+    interval) for the final answer before it takes a turn: an update shown just before the final
+    one would hold the final back a whole interval (the offline model's text and its final answer
+    come milliseconds apart), while a real model's streamed text only shows a little later."""
+    settle = pacer.interval * SETTLE_FRACTION if settle is None else settle
     progress = Progress(status=first_status, version=1 if first_status else 0)
     final: list[Answer] = []
     changed = asyncio.Event()
@@ -55,6 +72,8 @@ async def relay_answer(events: AsyncIterator[AnswerEvent], writer: ReplyWriter, 
             changed.clear()
             if ended.is_set() or progress.version == shown:
                 continue
+            if shown and await _ends_within(ended, settle):
+                break  # the final answer came right behind this update: it goes out in the update's place
             if not await pacer.wait_turn(until=ended):
                 break  # the final answer arrived while waiting: it supersedes this update, whose turn stays unused
             shown = progress.version
