@@ -2,7 +2,8 @@
 
 The service is read as fast as it produces; the writer is shown only the latest state when its
 turn comes, so slow updates never hold the answer back and skipped states cost nothing. An update
-the final answer follows within a quarter interval is not shown at all (the final one replaces it).
+the final answer follows soon (see `adapters.teams.pacing`) is not shown at all (the final one
+replaces it).
 A status line arriving after text has started is kept out of the text (a streamed message may only
 grow).
 """
@@ -13,7 +14,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from adapters.teams.pacing import SETTLE_FRACTION, UpdatePacer
+from adapters.teams.pacing import STATUS_SETTLE, TEXT_SETTLE, UpdatePacer
 from adapters.teams.reply_writers import Progress, ReplyWriter
 from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent
 
@@ -31,14 +32,12 @@ async def _ends_within(ended: asyncio.Event, seconds: float) -> bool:
 
 
 async def relay_answer(events: AsyncIterator[AnswerEvent], writer: ReplyWriter, pacer: UpdatePacer,
-                       first_status: str = "", settle: float | None = None) -> Answer:
+                       first_status: str = "") -> Answer:
     """Show the answer's progress through `writer`, then return the final answer (not yet sent).
 
-    Every update but the first waits `settle` seconds (default: `SETTLE_FRACTION` of the pacer's
-    interval) for the final answer before it takes a turn: an update shown just before the final
-    one would hold the final back a whole interval (the offline model's text and its final answer
-    come milliseconds apart), while a real model's streamed text only shows a little later."""
-    settle = pacer.interval * SETTLE_FRACTION if settle is None else settle
+    Every update but the first waits for the final answer before it takes a turn (new text
+    `TEXT_SETTLE`, a new status line `STATUS_SETTLE` of the pacer's interval): an update shown just
+    before the final one would hold the final back a whole interval."""
     progress = Progress(status=first_status, version=1 if first_status else 0)
     final: list[Answer] = []
     changed = asyncio.Event()
@@ -66,17 +65,19 @@ async def relay_answer(events: AsyncIterator[AnswerEvent], writer: ReplyWriter, 
 
     consumer = asyncio.create_task(consume())
     shown = 0
+    shown_text = 0  # characters of released text shown so far
     try:
         while not ended.is_set():
             await changed.wait()
             changed.clear()
             if ended.is_set() or progress.version == shown:
                 continue
-            if shown and await _ends_within(ended, settle):
+            settle = TEXT_SETTLE if len(progress.released) > shown_text else STATUS_SETTLE
+            if shown and await _ends_within(ended, settle * pacer.interval):
                 break  # the final answer came right behind this update: it goes out in the update's place
             if not await pacer.wait_turn(until=ended):
                 break  # the final answer arrived while waiting: it supersedes this update, whose turn stays unused
-            shown = progress.version
+            shown, shown_text = progress.version, len(progress.released)
             await writer.show(progress)
         await consumer  # re-raises what the service raised
     finally:

@@ -6,10 +6,15 @@ import asyncio
 import contextlib
 import time
 
-# The part of an interval an interim update waits for the final answer before it takes a turn
-# (0.25 s at Teams' 1 s): the final answer then replaces it instead of waiting a whole interval
-# behind it (see `answer_relay`; Slack's edits do the same).
-SETTLE_FRACTION = 0.25
+# The part of an interval an interim update waits for the final answer before it takes a turn:
+# when the final answer comes within it, it replaces the update instead of waiting a whole
+# interval behind it (see `answer_relay`; Slack's edits do the same). New text settles a quarter
+# interval (0.25 s at Teams' 1 s: a streaming model's text shows almost at once, the offline
+# model's text and final answer come milliseconds apart); a new status line (a tool step) is
+# shown once it has stood a whole interval, so under load, where a step often ends within a
+# second, "Searching…" is followed by the answer, not by a step line that holds it back a second.
+TEXT_SETTLE = 0.25
+STATUS_SETTLE = 1.0
 
 
 class UpdatePacer:
