@@ -39,10 +39,10 @@ STREAM_APPEND_LIMIT = 12_000  # Slack's limit on the markdown text of one append
 STREAM_EXPIRED = "message_not_in_streaming_state"
 MAX_TASK_TITLE = 150
 MAX_TASK_SOURCES = 5
-# Of the update interval: how long new text / a new status line (a step) waits for the final
-# answer before it is pushed; as the Teams relay (see adapters.teams.pacing for why)
+# Of the update interval: how long new text waits for the final answer before it is pushed (as
+# the Teams relay, see adapters.teams.pacing for why); a status line or a step does not wait
 TEXT_SETTLE = 0.25
-STATUS_SETTLE = 1.0
+STATUS_SETTLE = 0.0
 LOADING_MESSAGES = ["Searching the rulebooks…", "Reading the relevant sections…",
                     "Checking every sentence against its source…"]
 

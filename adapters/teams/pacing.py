@@ -6,15 +6,12 @@ import asyncio
 import contextlib
 import time
 
-# The part of an interval an interim update waits for the final answer before it takes a turn:
-# when the final answer comes within it, it replaces the update instead of waiting a whole
-# interval behind it (see `answer_relay`; Slack's edits do the same). New text settles a quarter
-# interval (0.25 s at Teams' 1 s: a streaming model's text shows almost at once, the offline
-# model's text and final answer come milliseconds apart); a new status line (a tool step) is
-# shown once it has stood a whole interval, so under load, where a step often ends within a
-# second, "Searching…" is followed by the answer, not by a step line that holds it back a second.
+# The part of an interval new answer text waits for the final answer before it takes a turn
+# (0.25 s at Teams' 1 s): when the final answer comes within it (the offline model's text and its
+# final answer come milliseconds apart), it replaces the text update instead of waiting a whole
+# interval behind it (see `answer_relay`; Slack's edits do the same). A streaming model's text
+# shows a quarter interval later. Status lines (the steps) do not wait: each is shown as it comes.
 TEXT_SETTLE = 0.25
-STATUS_SETTLE = 1.0
 
 
 class UpdatePacer:
