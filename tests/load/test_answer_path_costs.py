@@ -113,3 +113,26 @@ async def test_slack_web_api_calls_share_one_keep_alive_connection(sample_index,
         assert front.client.session is None
     finally:
         await runner.cleanup()
+
+
+def test_a_chunks_spans_are_remembered_by_content_and_handed_out_fresh():
+    from bot.offline.span_scoring import _facts, chunk_spans
+    from knowledge.payload import ChunkPayload
+
+    fields = {name: field for name, field in ChunkPayload.model_fields.items() if field.is_required()}
+    values = {"text": "Payment limits. A payer may send at most EUR 100,000 per day. The payee is told within "
+                      "10 seconds.", "rulebook_id": "PS-04", "rulebook_title": "Aurora Rulebook",
+              "section_title": "Payment limits", "page_start": 1, "page_end": 1, "chunk_index": 0}
+    chunk = ChunkPayload.model_validate({**{name: values.get(name, "x") for name in fields}, **values,
+                                         "tables_csv": ["Item,Limit\nPer day,\"EUR 100,000\"\n"]})
+    first, again = chunk_spans("S1", chunk, 0), chunk_spans("S2", chunk, 3)
+    assert [s.text for s in first] == [s.text for s in again] and len(first) >= 2
+    assert all(a is not b for a, b in zip(first, again, strict=True))  # this answer's own spans
+    assert {s.handle for s in again} == {"S2"} and {s.rank for s in again} == {3}
+    rows = [s for s in first if s.table is not None]
+    assert rows and rows[0].row == ["Per day", "EUR 100,000"]
+    rows[0].row.append("changed")  # one answer's span cannot change another's
+    assert next(s for s in chunk_spans("S3", chunk, 0) if s.table is not None).row == ["Per day", "EUR 100,000"]
+    numbers, _ = _facts("at most EUR 100,000 per day")
+    numbers.add("mine")  # the caller's own set
+    assert "mine" not in _facts("at most EUR 100,000 per day")[0]
