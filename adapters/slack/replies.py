@@ -39,10 +39,11 @@ STREAM_APPEND_LIMIT = 12_000  # Slack's limit on the markdown text of one append
 STREAM_EXPIRED = "message_not_in_streaming_state"
 MAX_TASK_TITLE = 150
 MAX_TASK_SOURCES = 5
-# Of the update interval: how long new text waits for the final answer before it is pushed (as
-# the Teams relay, see adapters.teams.pacing for why); a status line or a step does not wait
+# Of the update interval: how long new text / a new status line waits for the final answer
+# before it is edited in (as the Teams relay; adapters.teams.pacing says why). A streamed reply's
+# steps (DMs, assistant threads) do not wait: they open the stream's timeline.
 TEXT_SETTLE = 0.25
-STATUS_SETTLE = 0.0
+STATUS_SETTLE = 1.0
 LOADING_MESSAGES = ["Searching the rulebooks…", "Reading the relevant sections…",
                     "Checking every sentence against its source…"]
 
@@ -250,7 +251,7 @@ class StreamedReply:
         self.tasks[step] = chunk
         if self._fallback is None:
             self.pending.append(chunk)
-            self._throttle.changed(STATUS_SETTLE)
+            self._throttle.changed(0.0)
 
     def _sources(self, sources: Sequence[StepSource]) -> list[UrlSourceElement]:
         if self.source_url is None:

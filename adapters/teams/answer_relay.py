@@ -1,9 +1,9 @@
 """Feeds the assistant's event stream to a reply writer, no faster than the pacer allows.
 
 The service is read as fast as it produces; the writer is shown only the latest state when its
-turn comes, so slow updates never hold the answer back and skipped states cost nothing. New text
-that the final answer follows at once (see `adapters.teams.pacing`) is not streamed: the final
-message replaces it.
+turn comes, so slow updates never hold the answer back and skipped states cost nothing. An update
+that the final answer follows soon (see `adapters.teams.pacing`) is not shown: the final message
+goes out in its place.
 A status line arriving after text has started is kept out of the text (a streamed message may only
 grow).
 """
@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from adapters.teams.pacing import TEXT_SETTLE, UpdatePacer
+from adapters.teams.pacing import STATUS_SETTLE, TEXT_SETTLE, UpdatePacer
 from adapters.teams.reply_writers import Progress, ReplyWriter
 from bot.answer import Answer, AnswerEvent, FinalEvent, StatusEvent, TokenEvent
 
@@ -35,8 +35,10 @@ async def relay_answer(events: AsyncIterator[AnswerEvent], writer: ReplyWriter, 
                        first_status: str = "") -> Answer:
     """Show the answer's progress through `writer`, then return the final answer (not yet sent).
 
-    New text waits `TEXT_SETTLE` of the pacer's interval for the final answer before it takes a
-    turn: a text update shown just before the final one would hold the final back a whole interval."""
+    Every update but the first waits for the final answer before it takes a turn (new text
+    `TEXT_SETTLE`, a new step line `STATUS_SETTLE` of the pacer's interval; see
+    `adapters.teams.pacing`): an update shown just before the final answer would hold it back a
+    whole interval."""
     progress = Progress(status=first_status, version=1 if first_status else 0)
     final: list[Answer] = []
     changed = asyncio.Event()
@@ -71,9 +73,9 @@ async def relay_answer(events: AsyncIterator[AnswerEvent], writer: ReplyWriter, 
             changed.clear()
             if ended.is_set() or progress.version == shown:
                 continue
-            new_text = len(progress.released) > shown_text
-            if shown and new_text and await _ends_within(ended, TEXT_SETTLE * pacer.interval):
-                break  # the final answer came right behind this text: it goes out in the update's place
+            settle = TEXT_SETTLE if len(progress.released) > shown_text else STATUS_SETTLE
+            if shown and await _ends_within(ended, settle * pacer.interval):
+                break  # the final answer came right behind this update: it goes out in the update's place
             if not await pacer.wait_turn(until=ended):
                 break  # the final answer arrived while waiting: it supersedes this update, whose turn stays unused
             shown, shown_text = progress.version, len(progress.released)

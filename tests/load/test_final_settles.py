@@ -98,20 +98,27 @@ async def _status_events(status_to_final: float):
     yield FinalEvent(Answer(text="The limit is 10 seconds [1].", outcome="answered"))
 
 
-async def test_teams_a_step_line_does_not_wait_it_is_shown_when_its_turn_comes():
-    writer = ShownUpdates()
-    await relay_answer(_status_events(INTERVAL / 2), writer, UpdatePacer(INTERVAL), first_status="Searching the rulebooks…")
-    assert writer.shown == [("Searching the rulebooks…", ""), ("Reading section 4.2 of PS-04…", "")]
+async def test_teams_a_step_line_is_shown_only_once_it_has_stood_a_whole_interval():
+    quick, slow = ShownUpdates(), ShownUpdates()
+    await relay_answer(_status_events(INTERVAL / 2), quick, UpdatePacer(INTERVAL), first_status="Searching the rulebooks…")
+    await relay_answer(_status_events(INTERVAL * 4), slow, UpdatePacer(INTERVAL), first_status="Searching the rulebooks…")
+    assert quick.shown == [("Searching the rulebooks…", "")]
+    assert slow.shown == [("Searching the rulebooks…", ""), ("Reading section 4.2 of PS-04…", "")]
 
 
-async def test_slack_a_status_line_is_edited_in_when_its_turn_comes_and_never_twice():
-    client = SlackCalls()
-    reply = EditedReply(client, "C1", "1.0", interval=INTERVAL)  # type: ignore[arg-type]
-    await reply.begin("Searching the rulebooks…")
-    await reply.status("Searching the rulebooks…")  # what the placeholder already says: no edit
-    await asyncio.sleep(INTERVAL * 2)
-    await reply.status("Reading section 4.2 of PS-04…")
-    await asyncio.sleep(INTERVAL / 2)
-    await reply.finish([notice_message("FINAL")])
-    assert [kind for kind, _ in client.calls] == ["postMessage", "update", "update"]
-    assert "Reading section 4.2" in client.calls[1][1] and "FINAL" in client.calls[2][1]
+async def test_slack_a_status_line_is_edited_in_once_it_has_stood_a_whole_interval_and_never_twice():
+    async def answer(status_to_final: float) -> list[tuple[str, str]]:
+        client = SlackCalls()
+        reply = EditedReply(client, "C1", "1.0", interval=INTERVAL)  # type: ignore[arg-type]
+        await reply.begin("Searching the rulebooks…")
+        await reply.status("Searching the rulebooks…")  # what the placeholder already says: no edit
+        await asyncio.sleep(INTERVAL * 2)
+        await reply.status("Reading section 4.2 of PS-04…")
+        await asyncio.sleep(status_to_final)
+        await reply.finish([notice_message("FINAL")])
+        return client.calls
+
+    assert [kind for kind, _ in await answer(INTERVAL / 2)] == ["postMessage", "update"]
+    slow = await answer(INTERVAL * 4)
+    assert [kind for kind, _ in slow] == ["postMessage", "update", "update"]
+    assert "Reading section 4.2" in slow[1][1] and "FINAL" in slow[2][1]
