@@ -29,6 +29,9 @@ embeds the sentences of each chunk it reads the first time (~0.5-1 CPU-s an answ
 data dir) and keeps their vectors by content hash, so the warm-up row is the cold cost and the
 rows after it are a server that has been answering over this corpus for a while (`--cold`
 skips it).
+`--json FILE` writes every outcome with its timeline: when each call of the answer reached the
+stand-in (Teams: informative / streaming / final; Slack: the method), which shows what the final
+answer waited for (an update shown less than an interval before it holds it back).
 Targets on 2 cores, offline model: 0 failed at every level; at 25 users final p95 <= 3 s;
 RSS <= 1 GB at 100 users.
 """
