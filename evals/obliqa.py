@@ -55,7 +55,9 @@ class Question:
 
 
 def question_splits(questions: Sequence[Question]) -> dict[str, str]:
-    """question id -> "dev" | "test" (the rule in the module docstring; stable: ids alone)."""
+    """question id -> "dev" | "test" (the rule in the module docstring). The halves are dealt
+    out over the questions given, so give the whole question file (a subset keeps the halves
+    its questions have in the whole set)."""
     return stratified_split((q.question_id, str(min(len(q.gold), 3))) for q in questions)
 
 
@@ -204,7 +206,8 @@ def evaluate(knowledge, questions: list[Question], modes: dict[str, str] | None 
              k: int = K, splits: dict[str, str] | None = None) -> dict[str, object]:
     """Question by question, every mode in turn: the query is embedded once per question (the
     search keeps its query vectors), however many questions there are. Each mode's figures are
-    given for all questions and, under `splits`, for our dev and test halves with the gap."""
+    given for all questions and, under `splits` (default: `question_splits` of these questions;
+    a subset run passes the whole file's), for our dev and test halves with the gap."""
     modes = modes or REPORT_MODES
     splits = splits if splits is not None else question_splits(questions)
     recalls: dict[str, list[float]] = {name: [] for name in modes}

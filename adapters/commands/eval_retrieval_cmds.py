@@ -77,6 +77,7 @@ def eval_obliqa(
         bm25s_reference,
         evaluate,
         index_passages,
+        question_splits,
         subset_collection,
     )
     from knowledge.embedding_cache import load_cached_encoder
@@ -86,6 +87,7 @@ def eval_obliqa(
 
     settings = get_settings()
     chunks, qs = obliqa.load(documents, questions)
+    splits = question_splits(qs)  # over the whole file: a subset run keeps every question's half
     encoder = load_cached_encoder(settings)
     subset: dict[str, object] | None = None
     collection = COLLECTION
@@ -114,7 +116,7 @@ def eval_obliqa(
     knowledge = KnowledgeBase(store, encoder, reranker=load_reranker(settings.reranker),
                               rerank_threshold=settings.rerank_threshold)
     try:
-        report = evaluate(knowledge, qs)
+        report = evaluate(knowledge, qs, splits=splits)
     finally:
         knowledge.close()
     report.update({"passages": total, "passages_indexed_now": added, "collection": collection,
