@@ -127,7 +127,8 @@ def _is_busy(exc: Exception) -> bool:
     return "WouldBlock" in text or "lock" in text.lower()
 
 
-# queries through the in-process copy of the points (True) or the engine's own query (False)
+# queries through the in-process copy of the points (True) or the engine's own query (False);
+# RULEBOOK_EDGE_QUERIES chooses for the stores open_store() opens
 IN_PROCESS_QUERIES = True
 
 

@@ -140,4 +140,4 @@ def open_store(settings: Settings, collection: str | None = None) -> KnowledgeSt
         return store
     from knowledge.edge_store import EdgeStore
 
-    return EdgeStore(settings.store_dir / name)
+    return EdgeStore(settings.store_dir / name, in_process=settings.edge_queries == "in-process")
