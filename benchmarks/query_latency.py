@@ -108,6 +108,10 @@ def measure(fn: Callable[[str], object], questions: list[str]) -> Timing:
                   round(percentile(cpu, .5), 2), round(percentile(cpu, .95), 2), len(questions))
 
 
+def resident_mb() -> float:
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def load_now() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
@@ -269,9 +273,10 @@ def main(argv: list[str] | None = None) -> int:
         for path in args.searches.split(","):
             store.in_process = path == "in-process"
             if store.in_process and store._handle is not None and store._handle.live is None:
-                c, w = time.process_time(), time.perf_counter()
+                c, w, rss = time.process_time(), time.perf_counter(), resident_mb()
                 store._live()  # what the first question after opening the store pays, once
-                built = f"copy built in {time.perf_counter() - w:.2f} s wall, {time.process_time() - c:.2f} s CPU"
+                built = (f"copy built in {time.perf_counter() - w:.2f} s wall, {time.process_time() - c:.2f} s CPU, "
+                         f"+{resident_mb() - rss:.0f} MB resident")
                 log(f"  in-process: {built}")
                 rows.append(Row(col.name, col.points, "in-process copy built (once per process)",
                                 Timing(0, 0, 0, 0, 1), load_now(), built))

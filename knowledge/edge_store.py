@@ -130,6 +130,11 @@ def _is_busy(exc: Exception) -> bool:
 # queries through the in-process copy of the points (True) or the engine's own query (False);
 # RULEBOOK_EDGE_QUERIES chooses for the stores open_store() opens
 IN_PROCESS_QUERIES = True
+# Up to this many live points the copy answers the whole query in numpy (exact legs); above it the
+# engine ranks (its HNSW graph reads a fraction of the dense vectors, where a matrix-vector product
+# over all of them stops fitting the CPU cache: 13,000 x 384 floats took 2.4 CPU-ms, 4,000 0.2)
+# and the copy only supplies the payloads. Measured in benchmarks/query_latency.py.
+EXACT_IN_PROCESS_POINTS = 5000
 
 
 class EdgeStore:
@@ -395,7 +400,10 @@ class EdgeStore:
             if live is not None:
                 with self._handle.lock:  # the copy equals the shard only between writes
                     if self._handle.live is live:
-                        return live.query(dense, sparse, access, hidden, leg_limit, fused_limit, rrf_k)
+                        if len(live) <= EXACT_IN_PROCESS_POINTS:
+                            return live.query(dense, sparse, access, hidden, leg_limit, fused_limit, rrf_k)
+                        return self._query(dense, sparse, edge_filter(access, hidden), leg_limit, fused_limit,
+                                           rrf_k, payloads=live)
             return self._query(dense, sparse, edge_filter(access, hidden), leg_limit, fused_limit, rrf_k)
 
     def _live(self) -> LivePoints | None:
@@ -422,21 +430,29 @@ class EdgeStore:
                 return
 
     def _query(self, dense: list[float] | None, sparse: SparseVector | None, condition: qe.Filter | None,
-               leg_limit: int, fused_limit: int, rrf_k: int) -> list[ScoredChunk]:
+               leg_limit: int, fused_limit: int, rrf_k: int, payloads: LivePoints | None = None
+               ) -> list[ScoredChunk]:
+        """The engine's query; with `payloads` (the in-process copy) the engine ranks and returns
+        point ids only, and the payloads come from the copy (reading and validating 30 payloads
+        from the shard is most of the engine path's cost on a large collection)."""
         legs = query_legs(dense, sparse)
         if not legs:
             return []
         queries = [qe.Query.Nearest(_edge_vector(vector), using=using) for _, vector, using in legs]
+        with_payload = payloads is None
         if len(legs) == 1:
-            request = qe.QueryRequest(limit=fused_limit, query=queries[0], filter=condition, with_payload=True)
+            request = qe.QueryRequest(limit=fused_limit, query=queries[0], filter=condition, with_payload=with_payload)
         else:
             request = qe.QueryRequest(
                 limit=fused_limit,
                 prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition) for q in queries],
-                query=qe.Fusion.Rrf(k=rrf_k), filter=condition, with_payload=True)
+                query=qe.Fusion.Rrf(k=rrf_k), filter=condition, with_payload=with_payload)
         with self._handle.lock:
             points = self._handle.shard.query(request)
-        return scored_hits(points, legs)
+            found = payloads.payloads_of([str(p.id) for p in points]) if payloads is not None else None
+        if payloads is not None and found is None:  # never expected: the copy follows every write
+            return self._query(dense, sparse, condition, leg_limit, fused_limit, rrf_k)
+        return scored_hits(points, legs, found)
 
 
 def _edge_vector(vector: object) -> Any:

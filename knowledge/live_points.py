@@ -214,8 +214,15 @@ class LivePoints:
             return []
         query = np.asarray(vector, np.float32)
         norm = float(np.linalg.norm(query))
-        scores = self._dense[rows] @ (query / norm if norm > 0 else query)
-        return self._top(rows, scores, limit)
+        # every row at once (one matrix-vector product, no copy of the matrix), then the kept ones
+        scores = self._dense[:self._n] @ (query / norm if norm > 0 else query)
+        return self._top(rows, scores[rows], limit)
+
+    def compile_postings(self) -> None:
+        """Every term's postings as arrays now (a write recompiles only the terms it touched, at
+        the next query that asks for them)."""
+        for term in self._postings:
+            self._postings_of(term)
 
     def _postings_of(self, term: int) -> tuple[np.ndarray, np.ndarray]:
         compiled = self._compiled.get(term)
@@ -267,6 +274,13 @@ class LivePoints:
         order = sorted(fused, key=lambda r: (-fused[r], self._rows[r].point_id))[:fused_limit]  # type: ignore[union-attr]
         return reading_order_ties([ScoredChunk(self._payload(row), float(np.float32(fused[row]))) for row in order])
 
+    def payloads_of(self, point_ids: Sequence[str]) -> list[ChunkPayload] | None:
+        """The payloads of these points, or None if one is not in the copy."""
+        rows = [self._row_of.get(point_id) for point_id in point_ids]
+        if any(row is None for row in rows):
+            return None
+        return [self._payload(row) for row in rows]  # type: ignore[arg-type]
+
     def _payload(self, row: int) -> ChunkPayload:
         # shared with the copy: the answer path reads payloads, it never changes them
         return self._rows[row].payload  # type: ignore[union-attr]
@@ -281,4 +295,5 @@ def build(records: Iterable[Any], dim: int, dense_name: str, sparse_name: str) -
         sparse = SparseVector(list(raw_sparse.indices), list(raw_sparse.values)) if raw_sparse is not None else None
         live.upsert(str(record.id), ChunkPayload.model_validate(record.payload), vectors.get(dense_name), sparse,
                     record.payload)
+    live.compile_postings()
     return live

@@ -154,3 +154,15 @@ def test_a_failed_write_to_the_copy_sends_queries_back_to_the_engine(stores, mon
     assert handle.live is None  # dropped, never served out of step with the shard
     same_answers(engine, live, legs="dense")  # rebuilt from the shard at the next query
     assert handle.live is not None
+
+
+def test_above_the_exact_size_the_engine_ranks_and_the_copy_gives_the_payloads(stores, monkeypatch):
+    import knowledge.edge_store as edge_store
+
+    engine, live = stores
+    monkeypatch.setattr(edge_store, "EXACT_IN_PROCESS_POINTS", 0)
+    same_answers(engine, live)
+    engine.delete_chunks(["RB-1:0", "RB-2:7"])  # the engine's ranking, deletes and all
+    same_answers(engine, live)
+    shown = live.query_hybrid(None, SparseVector(list(range(TERMS)), [1.0] * TERMS), AccessFilter(), fused_limit=500)
+    assert shown and not {"RB-1:0", "RB-2:7"} & {h.payload.chunk_id for h in shown}
