@@ -400,7 +400,9 @@ class EdgeStore:
             if live is not None:
                 with self._handle.lock:  # the copy equals the shard only between writes
                     if self._handle.live is live:
-                        if len(live) <= EXACT_IN_PROCESS_POINTS:
+                        if live.with_vectors and len(live) > EXACT_IN_PROCESS_POINTS:
+                            live.drop_vectors()  # outgrown: the engine ranks from now on
+                        if live.with_vectors:
                             return live.query(dense, sparse, access, hidden, leg_limit, fused_limit, rrf_k)
                         return self._query(dense, sparse, edge_filter(access, hidden), leg_limit, fused_limit,
                                            rrf_k, payloads=live)
@@ -415,8 +417,10 @@ class EdgeStore:
         if handle.live is None:
             with handle.lock:
                 if handle.live is None:
+                    points = int(handle.shard.count(qe.CountRequest(exact=True, filter=None)))
                     handle.live = build_live_points(self._scroll_all(handle), self._dense_config(handle) or 0,
-                                                    DENSE_VECTOR, SPARSE_VECTOR)
+                                                    DENSE_VECTOR, SPARSE_VECTOR,
+                                                    with_vectors=points <= EXACT_IN_PROCESS_POINTS)
         return handle.live
 
     @staticmethod

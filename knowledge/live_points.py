@@ -65,14 +65,18 @@ class _Row:
 
 
 class LivePoints:
-    def __init__(self, dim: int) -> None:
+    """`with_vectors=False`: payloads and filter fields only (the engine ranks; a copy of a large
+    collection's BM25 postings would cost ~100 MB of Python dicts at 13,000 points)."""
+
+    def __init__(self, dim: int, with_vectors: bool = True) -> None:
         self.dim = dim
+        self.with_vectors = with_vectors
         self._capacity = 0
         self._n = 0  # rows used (alive or deleted)
         self._row_of: dict[str, int] = {}
         self._rows: list[_Row | None] = []
         self._alive = np.zeros(0, bool)
-        self._dense = np.zeros((0, dim), np.float32)
+        self._dense = np.zeros((0, dim if with_vectors else 0), np.float32)
         self._has_dense = np.zeros(0, bool)
         self._public = np.zeros(0, bool)
         self._roles: dict[str, np.ndarray] = {}
@@ -94,6 +98,10 @@ class LivePoints:
         weights = np.asarray(sparse.values if sparse else [], np.float32)
         self._rows[row] = _Row(point_id, payload, terms, weights, sparse is not None)
         self._alive[row] = True
+        if not self.with_vectors:
+            sparse, dense = None, None
+            terms, weights = terms[:0], weights[:0]
+            self._rows[row] = _Row(point_id, payload, terms, weights, False)
         self._set_dense_row(row, dense)
         self._public[row] = not payload.roles
         for role in payload.roles:
@@ -111,8 +119,18 @@ class LivePoints:
 
     def set_dense(self, point_id: str, dense: Sequence[float]) -> None:
         row = self._row_of.get(point_id)
-        if row is not None:
+        if row is not None and self.with_vectors:
             self._set_dense_row(row, dense)
+
+    def drop_vectors(self) -> None:
+        """Keep payloads only from now on (the collection outgrew exact in-process queries)."""
+        self.with_vectors = False
+        self._postings, self._compiled, self._with_sparse = {}, {}, 0
+        self._dense = np.zeros((self._capacity, 0), np.float32)
+        self._has_dense[:] = False
+        for record in self._rows:
+            if record is not None:
+                record.terms, record.weights, record.has_sparse = record.terms[:0], record.weights[:0], False
 
     def delete(self, point_ids: Iterable[str]) -> None:
         for point_id in point_ids:
@@ -257,6 +275,8 @@ class LivePoints:
 
     def query(self, dense: list[float] | None, sparse: SparseVector | None, access: AccessFilter | None,
               hidden: frozenset[str], leg_limit: int, fused_limit: int, rrf_k: int) -> list[ScoredChunk]:
+        if not self.with_vectors:
+            raise RuntimeError("this copy holds payloads only: the engine ranks")
         legs = query_legs(dense, sparse)
         if not legs:
             return []
@@ -286,9 +306,10 @@ class LivePoints:
         return self._rows[row].payload  # type: ignore[union-attr]
 
 
-def build(records: Iterable[Any], dim: int, dense_name: str, sparse_name: str) -> LivePoints:
+def build(records: Iterable[Any], dim: int, dense_name: str, sparse_name: str, with_vectors: bool = True
+          ) -> LivePoints:
     """A copy of the shard's points from its scroll records (payload and vectors)."""
-    live = LivePoints(dim)
+    live = LivePoints(dim, with_vectors)
     for record in records:
         vectors = record.vector or {}
         raw_sparse = vectors.get(sparse_name)

@@ -166,3 +166,16 @@ def test_above_the_exact_size_the_engine_ranks_and_the_copy_gives_the_payloads(s
     same_answers(engine, live)
     shown = live.query_hybrid(None, SparseVector(list(range(TERMS)), [1.0] * TERMS), AccessFilter(), fused_limit=500)
     assert shown and not {"RB-1:0", "RB-2:7"} & {h.payload.chunk_id for h in shown}
+
+
+def test_a_copy_that_outgrows_exact_queries_keeps_payloads_only(stores, monkeypatch):
+    import knowledge.edge_store as edge_store
+
+    engine, live = stores
+    monkeypatch.setattr(edge_store, "EXACT_IN_PROCESS_POINTS", 250)
+    same_answers(engine, live)  # 240 points: answered in numpy
+    assert engine._handle.live.with_vectors
+    rng = np.random.default_rng(21)
+    engine.upsert([chunk(rng, "RB-7", i) for i in range(20)])
+    same_answers(engine, live)  # 260: the engine ranks, the copy gives the payloads
+    assert not engine._handle.live.with_vectors and len(engine._handle.live) == 260
