@@ -63,6 +63,15 @@ def same_answers(engine: EdgeStore, live: EdgeStore, legs: str = "hybrid,dense,b
                 assert got[0].payload == want[0].payload if want else not got
 
 
+@pytest.fixture(autouse=True)
+def exact_in_process(monkeypatch):
+    """The copy answers whole queries here (the product's default lets the engine rank: see
+    knowledge.edge_store.EXACT_IN_PROCESS_POINTS); tests of the other path set it lower."""
+    import knowledge.edge_store as edge_store
+
+    monkeypatch.setattr(edge_store, "EXACT_IN_PROCESS_POINTS", 100_000)
+
+
 @pytest.fixture
 def stores(tmp_path):
     engine = EdgeStore(tmp_path / "shard", in_process=False)
