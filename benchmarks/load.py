@@ -29,6 +29,9 @@ embeds the sentences of each chunk it reads the first time (~0.5-1 CPU-s an answ
 data dir) and keeps their vectors by content hash, so the warm-up row is the cold cost and the
 rows after it are a server that has been answering over this corpus for a while (`--cold`
 skips it).
+`--json FILE` writes every outcome with its timeline: when each call of the answer reached the
+stand-in (Teams: informative / streaming / final; Slack: the method), which shows what the final
+answer waited for (an update shown less than an interval before it holds it back).
 Targets on 2 cores, offline model: 0 failed at every level; at 25 users final p95 <= 3 s;
 RSS <= 1 GB at 100 users.
 """
@@ -177,6 +180,7 @@ class Outcome:
     final: float | None = None
     failed: str = ""  # why, when it failed
     text: str = ""
+    timeline: list[tuple[float, str]] = field(default_factory=list)  # (seconds, what) of each call recorded
 
 
 @dataclass
@@ -256,7 +260,14 @@ async def _ask(clients: Clients, outcome: Outcome, path: str, request: dict, rec
         outcome.failed = f"{type(exc).__name__}"
         return outcome
     final, first = await _wait_final(recorder, key, final_of, visible, started)
+    outcome.timeline = [(round(c.at - started, 3), _call_kind(c)) for c in recorder.calls.get(key, [])]
     return _conclude(outcome, final, first, started)
+
+
+def _call_kind(call: Recorded) -> str:
+    """Slack: the method; Teams: the activity type and stream type (informative, streaming, final)."""
+    info = next((e for e in call.body.get("entities") or [] if e.get("type") == "streaminfo"), None)
+    return f"{call.kind} {call.body.get('type', '')} {(info or {}).get('streamType', '')}".strip()
 
 
 def _conclude(outcome: Outcome, final: Recorded | None, first: float | None, started: float) -> Outcome:

@@ -280,15 +280,23 @@ class AssistantService:
 
     async def _run_agent(self, run: _Run, messages: list[Any], gate: CitationGate, context: RunContext,
                          usage: dict[str, int]) -> None:
+        streamed: set[str] = set()  # ids of the model messages that arrived as chunks
         async for mode, item in self.agent.astream({"messages": messages}, context=context,
                                                    stream_mode=["messages", "updates"]):
             if mode == "messages":
-                chunk, meta = item
-                if isinstance(chunk, AIMessageChunk) and meta.get("langgraph_node") == "model":
-                    text = chunk.text
-                    if text:
-                        for piece in await gate.feed(text):
-                            run.queue.put_nowait(TokenEvent(piece))
+                message, meta = item
+                if not isinstance(message, AIMessage) or meta.get("langgraph_node") != "model":
+                    continue
+                if isinstance(message, AIMessageChunk):
+                    streamed.add(message.id or "")
+                elif (message.id or "") in streamed:
+                    continue  # the whole of a message whose chunks were fed already
+                # a model that does not stream (the offline model plans the whole reply before
+                # its first word) hands over its text as one message: fed to the gate at once
+                text = message.text
+                if text:
+                    for piece in await gate.feed(text):
+                        run.queue.put_nowait(TokenEvent(piece))
             elif mode == "updates":
                 for update in item.values():
                     for message in (update or {}).get("messages", []) if isinstance(update, dict) else []:

@@ -81,9 +81,12 @@ class DataDirKey(SecretStr):
     def __init__(self, data_dir: Path) -> None:
         super().__init__("")
         self._data_dir = Path(data_dir)
+        self._key = ""  # once read, kept: every usage event and source link hashes with it
 
     def get_secret_value(self) -> str:
-        return data_dir_key(self._data_dir)
+        if not self._key:  # resolving the path costs a syscall per component: once, not per use
+            self._key = data_dir_key(self._data_dir)
+        return self._key
 
     def __len__(self) -> int:
         return len(self.get_secret_value())

@@ -13,6 +13,12 @@ pool and say so (`subset` in the report); they are not comparable with full-set 
 why the report also scores plain BM25 (bm25s, English stemmer, the issue's reference) on the
 same subset when bm25s is installed (the `benchmark` extra).
 
+Our dev/test halves: ObliQA_dev.json is the only split here, so its questions are split in two by
+`question_splits` (the golden sets' rule, `evals.e2e_golden.stratified_split`: within each stratum
+ids are ordered by SHA-256 and dealt out dev, test, dev, ...; the stratum is the number of gold
+passages, 1, 2 or 3+, so both halves hold as many multi-passage questions). Retrieval settings are
+tuned on dev only; the report gives dev, test and the full set side by side, with the gap.
+
 Scores, per mode, over the questions: Recall@10 = share of a question's gold passages among the
 first 10 results; AP@10 = sum over ranks r <= 10 holding a gold passage of precision@r, divided by
 min(#gold, 10); MAP@10 is its mean. A result matches a gold passage by (DocumentID, PassageID).
@@ -28,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from evals.e2e_golden import SPLITS, stratified_split
 from knowledge.payload import ChunkPayload
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +52,13 @@ class Question:
     question_id: str
     text: str
     gold: frozenset[tuple[str, str]]  # (rulebook_id, passage id)
+
+
+def question_splits(questions: Sequence[Question]) -> dict[str, str]:
+    """question id -> "dev" | "test" (the rule in the module docstring). The halves are dealt
+    out over the questions given, so give the whole question file (a subset keeps the halves
+    its questions have in the whole set)."""
+    return stratified_split((q.question_id, str(min(len(q.gold), 3))) for q in questions)
 
 
 def rulebook_id_of(document_id: int | str) -> str:
@@ -189,10 +203,13 @@ def index_passages(store, encoder, chunks: list[ChunkPayload],  # type: ignore[n
 
 
 def evaluate(knowledge, questions: list[Question], modes: dict[str, str] | None = None,  # type: ignore[no-untyped-def]
-             k: int = K) -> dict[str, object]:
+             k: int = K, splits: dict[str, str] | None = None) -> dict[str, object]:
     """Question by question, every mode in turn: the query is embedded once per question (the
-    search keeps its query vectors), however many questions there are."""
+    search keeps its query vectors), however many questions there are. Each mode's figures are
+    given for all questions and, under `splits` (default: `question_splits` of these questions;
+    a subset run passes the whole file's), for our dev and test halves with the gap."""
     modes = modes or REPORT_MODES
+    splits = splits if splits is not None else question_splits(questions)
     recalls: dict[str, list[float]] = {name: [] for name in modes}
     aps: dict[str, list[float]] = {name: [] for name in modes}
     seconds = dict.fromkeys(modes, 0.0)
@@ -204,8 +221,22 @@ def evaluate(knowledge, questions: list[Question], modes: dict[str, str] | None 
             retrieved = [(h.payload.rulebook_id, h.payload.section_key) for h in hits]
             recalls[name].append(recall_at_k(retrieved, q.gold, k))
             aps[name].append(average_precision_at_k(retrieved, q.gold, k))
-    n = max(len(questions), 1)
-    report: dict[str, object] = {"questions": len(questions), "k": k, "modes": {
-        name: {"recall_at_10": round(sum(recalls[name]) / n, 4), "map_at_10": round(sum(aps[name]) / n, 4),
-               "seconds": round(seconds[name], 1)} for name in modes}}
-    return report
+    parts = {part: [i for i, q in enumerate(questions) if splits.get(q.question_id) == part] for part in SPLITS}
+
+    def figures(name: str, positions: Sequence[int]) -> dict[str, float | int]:
+        n = max(len(positions), 1)
+        return {"questions": len(positions), "recall_at_10": round(sum(recalls[name][i] for i in positions) / n, 4),
+                "map_at_10": round(sum(aps[name][i] for i in positions) / n, 4)}
+
+    report_modes: dict[str, object] = {}
+    for name in modes:
+        row: dict[str, object] = {**figures(name, range(len(questions))), "seconds": round(seconds[name], 1)}
+        del row["questions"]
+        by_part = {part: figures(name, positions) for part, positions in parts.items() if positions}
+        if len(by_part) == len(SPLITS):
+            by_part["gap"] = {m: round(by_part["dev"][m] - by_part["test"][m], 4)  # type: ignore[operator]
+                              for m in ("recall_at_10", "map_at_10")}
+        row["splits"] = by_part
+        report_modes[name] = row
+    return {"questions": len(questions), "k": k,
+            "split_counts": {part: len(positions) for part, positions in parts.items()}, "modes": report_modes}

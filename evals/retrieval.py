@@ -138,3 +138,97 @@ def render_report(report: dict[str, Any]) -> str:
                      f"{row['mrr']:>8.3f}{cell(row, 'dev', 'mrr')}{cell(row, 'test', 'mrr')}"
                      f"{cell(row, 'gap', 'mrr', True)}  {lost}")
     return "\n".join(lines)
+
+
+# --- right page in the top k, on the end-to-end golden sets (e2e_*.jsonl, e.g. real2) ---------
+
+PAGE_MODES = REPORT_MODES
+DEPTHS = (10, 30, 50)
+
+
+def is_e2e_golden(path: Path) -> bool:
+    """An end-to-end golden file (lines carry `expected` sources) rather than a retrieval one."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            return "expected" in json.loads(line)
+    return False
+
+
+def expected_ranks(payloads: list[ChunkPayload], question: Any) -> list[int | None]:
+    """Per expected source of an e2e question: the 1-based rank of its first chunk on one of its
+    pages (any page when it lists none), None when absent. The e2e eval's retrieval rule."""
+    ranks: list[int | None] = []
+    for e in question.expected:
+        found = None
+        for rank, payload in enumerate(payloads, start=1):
+            if payload.rulebook_id == e.rulebook_id and (
+                    not e.pages or any(payload.page_start <= p <= payload.page_end for p in e.pages)):
+                found = rank
+                break
+        ranks.append(found)
+    return ranks
+
+
+def evaluate_pages(knowledge: KnowledgeBase, questions: list[Any], k: int = K,
+                   modes: dict[str, str] | None = None, depth: int = 50) -> dict[str, Any]:
+    """Right page in the top k per mode (the e2e eval's rule: a chunk of any expected source on
+    one of its pages), dev and test side by side; for questions with several expected documents
+    also the share with ALL of them in the top k; and, for the misses, where the right page was
+    in a deeper list (top `depth`), so a miss reads as "ranked 11-30" or "not retrieved"."""
+    from evals.e2e_runner import retrieval_query
+    from evals.personas import roles_for
+
+    modes = modes or PAGE_MODES
+    asked = [q for q in questions if q.answerable and q.expected]
+    report: dict[str, Any] = {"questions": len(asked), "k": k, "modes": {},
+                              "split_counts": {s: sum(q.split == s for q in asked) for s in SPLITS}}
+    for name, mode in modes.items():
+        per: dict[str, dict[str, Any]] = {}
+        started = time.perf_counter()
+        for q in asked:
+            query, roles = retrieval_query(q), roles_for(q)
+            ranks = expected_ranks([h.payload for h in knowledge.search(query, roles, k=k, mode=mode)], q)  # type: ignore[arg-type]
+            found = [r for r in ranks if r is not None]
+            best = min(found) if found else None
+            if best is None:  # where was it? (a deeper search: the product's top k is the k=10 one)
+                deeper = [r for r in expected_ranks([h.payload for h in knowledge.search(
+                    query, roles, k=depth, mode=mode)], q) if r is not None]  # type: ignore[arg-type]
+                best = max(min(deeper), k + 1) if deeper else None
+            per[q.id] = {"split": q.split, "best": best, "all": len(found) == len(ranks),
+                         "documents": len({e.rulebook_id for e in q.expected})}
+        row = _page_figures(per, k)
+        row["seconds"] = round(time.perf_counter() - started, 2)
+        row["splits"] = {s: _page_figures({i: v for i, v in per.items() if v["split"] == s}, k) for s in SPLITS}
+        row["splits"]["gap"] = {"right_page_at_k": round(row["splits"]["dev"]["right_page_at_k"]
+                                                       - row["splits"]["test"]["right_page_at_k"], 4)}
+        row["missed"] = {i: v["best"] for i, v in per.items() if v["best"] is None or v["best"] > k}
+        report["modes"][name] = row
+    return report
+
+
+def _page_figures(per: dict[str, dict[str, Any]], k: int) -> dict[str, Any]:
+    n = max(len(per), 1)
+    best = [v["best"] for v in per.values()]
+    multi = [v for v in per.values() if v["documents"] > 1]
+    return {"questions": len(per), "right_page_at_k": round(sum(b is not None and b <= k for b in best) / n, 4),
+            "mrr": round(sum(1 / b for b in best if b is not None and b <= k) / n, 4),
+            "missed_ranked_11_30": sum(b is not None and k < b <= 30 for b in best),
+            "missed_ranked_31_50": sum(b is not None and 30 < b <= 50 for b in best),
+            "missed_not_in_50": sum(b is None for b in best),
+            "cross_document": len(multi), "cross_document_all_at_k": sum(bool(v["all"]) for v in multi)}
+
+
+def render_pages(report: dict[str, Any]) -> str:
+    counts = report.get("split_counts") or {}
+    lines = [f"{report['questions']} answerable questions ({report.get('golden', '')}); "
+             + ", ".join(f"{s} {counts.get(s, 0)}" for s in SPLITS) + f"; right page in the top {report['k']}",
+             f"{'mode':<15}{'page@10':>8}{'dev':>8}{'test':>8}{'gap':>8}{'MRR':>8}{'dev':>8}{'test':>8}"
+             f"{'11-30':>7}{'31-50':>7}{'>50':>5}{'x-doc all':>11}"]
+    for name, row in report["modes"].items():
+        sp = row["splits"]
+        lines.append(f"{name:<15}{row['right_page_at_k']:>8.3f}{sp['dev']['right_page_at_k']:>8.3f}"
+                     f"{sp['test']['right_page_at_k']:>8.3f}{sp['gap']['right_page_at_k']:>+8.3f}{row['mrr']:>8.3f}"
+                     f"{sp['dev']['mrr']:>8.3f}{sp['test']['mrr']:>8.3f}{row['missed_ranked_11_30']:>7}"
+                     f"{row['missed_ranked_31_50']:>7}{row['missed_not_in_50']:>5}"
+                     f"{row['cross_document_all_at_k']:>6}/{row['cross_document']}")
+    return "\n".join(lines)

@@ -10,17 +10,22 @@ Tokens
   four is joined first). Where useful their parts are emitted too: alphabetic parts as words
   ("pain"), the separator-free form of a lettered code ("atr3", so "ATR3" finds "AT-R3") and the
   dotted prefixes of a lettered message name ("pain.001", so "pain.001" finds "pain.001.001.09").
+- Run-together names ("ServiceDescriptionLink", "UnableToApplyIncorrectInformation4Code"):
+  kept whole; in a QUERY their words are searched too, at a lower weight (`query_weights`).
 - Words: accents folded (so "remuneration" finds "rémunération"; folding happens before stemming
   so that a query typed without accents stems the same way as the accented document text), stop
   words of the text's language dropped, then the Snowball stemmer of that language.
 
 Document values: BM25's term-frequency part, tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)),
-k1 = 1.2, b = 0.75. avgdl is a FIXED assumed average (ASSUMED_AVGDL tokens), not a collection
+k1 = 1.2, b = 0.75 (a sweep on our ObliQA dev half found k1 2 / b 0.9 +1.5 points of R@10
+there, but ObliQA passages average 37 tokens against our chunks' ~95 and on real2 dev the same
+values cost 3 points of MRR: evals/baselines/retrieval_sweep.json). avgdl is a FIXED assumed average (ASSUMED_AVGDL tokens), not a collection
 statistic: a statistic changes whenever a rulebook is added or withdrawn and would make every
 stored vector stale, which defeats incremental re-indexing (only changed chunks are re-encoded).
 Chunks are packed to ~2,000 characters, which after stop-word removal is ~150-200 tokens; an
 error in avgdl only shifts how strongly length is normalised, never the order of two chunks of
-equal length. The query vector is each unique query term with weight 1: Qdrant multiplies by
+equal length. The query vector is each unique query term with weight 1 (words inside run-together names
+less, words that only frame a question left out: `query_weights`): Qdrant multiplies by
 the IDF it keeps per term (the `bm25` sparse vector's IDF modifier), which completes BM25.
 
 Term ids: the first 4 bytes of blake2b(term) masked to 31 bits, deterministic across processes
@@ -53,11 +58,17 @@ from cachetools import LRUCache, cached
 
 from knowledge.language_id import supported_language
 from knowledge.store import SparseVector
-from knowledge.word_forms import STOP_WORDS, fold_accents
+from knowledge.word_forms import QUESTION_FRAME_WORDS, STOP_WORDS, fold_accents
 
 K1 = 1.2
 B = 0.75
 ASSUMED_AVGDL = 160.0
+# The weight of a word found inside a run-together name in a query (whole terms weigh 1).
+# Swept on the real2 dev half (`python -m evals.obliqa_sweep --real2-data-dir ...`; curve in
+# evals/baselines/retrieval_sweep.png): BM25 alone, right page in the top 10 0.890 -> 0.936
+# (0.5) -> 0.945 (1.0); the hybrid search's 0.954 -> 0.963 only at 1.0. Splitting the names in
+# the DOCUMENTS as well lost 3 points on BM25 alone and none gained hybrid: not done.
+COMPOUND_PART_WEIGHT = 1.0
 _TERMS_MEMO = 20_000  # texts whose terms are remembered (~0.4 KB each: a few MB)
 
 SUPPORTED_LANGUAGES = ("en", "nl", "fr", "de")
@@ -149,6 +160,54 @@ def _terms_of(text: str, language: str | None) -> tuple[str, ...]:
     return (*_stem_words(words, language), *identifiers)
 
 
+# A run-together name ("ServiceDescriptionLink", "UnableToApplyIncorrectInformation4Code",
+# "XMLTag"): split where the case turns from lower to upper, or a capital run ends before a
+# capitalised word; digits separate too.
+_COMPOUND = re.compile(r"[^\W\d_]*[a-z][A-Z][^\W_]*|[^\W\d_]*[A-Z]{2}[a-z][^\W_]*|[^\W\d_]+\d+[^\W\d_][^\W_]*")
+_COMPOUND_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+
+
+def compound_parts(text: str) -> list[str]:
+    """The words inside run-together names, lower-cased, in order ("ServiceDescriptionLink" ->
+    service, description, link); the whole name is a term of its own already."""
+    parts: list[str] = []
+    for match in _COMPOUND.finditer(fold_accents(unicodedata.normalize("NFKC", text))):
+        pieces = _COMPOUND_PART.findall(match.group(0))
+        if len(pieces) > 1:
+            parts.extend(p.lower() for p in pieces)
+    return parts
+
+
+def query_weights(text: str, language: str | None, part_weight: float | None = None,
+                  drop_frame: bool = True) -> dict[str, float]:
+    """A question's BM25 terms and their weights. `tokenize`'s terms weigh 1, less the words
+    that only frame the question ("can you provide specific examples of ...", "pourriez-vous
+    préciser ..."): they say how to answer, not what about, and in regulatory text they match
+    everywhere. A question made only of such words keeps them. The words inside a run-together
+    name are searched too, at COMPOUND_PART_WEIGHT: "ServiceDescriptionLink" also finds a page
+    that spells the name out ("service description link").
+    Documents are encoded from `tokenize` alone, so neither rule needs a re-index."""
+    terms = tokenize(text, language)
+    frame = _frame_stems(language) if drop_frame else frozenset()
+    kept = [t for t in terms if t not in frame] or terms
+    weights = dict.fromkeys(kept, 1.0)
+    part_weight = COMPOUND_PART_WEIGHT if part_weight is None else part_weight
+    if part_weight > 0:
+        for part in _stem_words(compound_parts(text), language):
+            if part not in frame:
+                weights.setdefault(part, part_weight)
+    return weights
+
+
+@lru_cache(maxsize=8)
+def _frame_stems(language: str | None) -> frozenset[str]:
+    languages = [language] if language in _STEMMER_NAMES else list(SUPPORTED_LANGUAGES)
+    stems: set[str] = set()
+    for lang in languages:
+        stems.update(_stem(lang, w) for w in QUESTION_FRAME_WORDS[lang])  # type: ignore[index]
+    return frozenset(stems)
+
+
 def term_id(term: str) -> int:
     return int.from_bytes(hashlib.blake2b(term.encode("utf-8"), digest_size=4).digest(), "big") & 0x7FFFFFFF
 
@@ -166,8 +225,11 @@ def _document_language(language: str | None, text: str) -> str | None:
 class Bm25Encoder:
     """Stateless: the same text and language always give the same vector, in any process."""
 
-    def __init__(self, k1: float = K1, b: float = B, avgdl: float = ASSUMED_AVGDL) -> None:
+    def __init__(self, k1: float = K1, b: float = B, avgdl: float = ASSUMED_AVGDL,
+                 compound_part_weight: float = COMPOUND_PART_WEIGHT, drop_frame_words: bool = True) -> None:
         self.k1, self.b, self.avgdl = k1, b, avgdl
+        # query side only (sweeps compare them; the product uses the defaults)
+        self.compound_part_weight, self.drop_frame_words = compound_part_weight, drop_frame_words
 
     def encode_document(self, text: str, language: str | None = "en") -> SparseVector:
         terms = tokenize(text, _document_language(language, text))
@@ -180,19 +242,27 @@ class Bm25Encoder:
         return SparseVector(indices=indices, values=values)
 
     def encode_query(self, text: str, language: str | None = None) -> SparseVector:
+        weights = self.query_term_weights(text, language)
+        by_id: dict[int, float] = {}
+        for term, weight in weights.items():
+            tid = term_id(term)
+            by_id[tid] = max(by_id.get(tid, 0.0), weight)
+        indices = sorted(by_id)
+        return SparseVector(indices=indices, values=[by_id[i] for i in indices])
+
+    def query_term_weights(self, text: str, language: str | None = None) -> dict[str, float]:
+        """term -> weight of a query (an unknown language: every supported language's stems, a
+        term's highest weight kept)."""
         lang = _document_language(language, text)
+        options = {"part_weight": self.compound_part_weight, "drop_frame": self.drop_frame_words}
         if lang is not None:
-            terms = set(tokenize(text, lang))
-        else:
-            terms = set()
-            for candidate in SUPPORTED_LANGUAGES:
-                terms.update(tokenize(text, candidate))
-        indices = sorted({term_id(t) for t in terms})
-        return SparseVector(indices=indices, values=[1.0] * len(indices))
+            return query_weights(text, lang, **options)  # type: ignore[arg-type]
+        merged: dict[str, float] = {}
+        for candidate in SUPPORTED_LANGUAGES:
+            for term, weight in query_weights(text, candidate, **options).items():  # type: ignore[arg-type]
+                merged[term] = max(merged.get(term, 0.0), weight)
+        return merged
 
     def query_terms(self, text: str, language: str | None = None) -> list[str]:
-        """The terms a query is encoded from (for diagnostics and tests)."""
-        lang = _document_language(language, text)
-        if lang is not None:
-            return sorted(set(tokenize(text, lang)))
-        return sorted({t for candidate in SUPPORTED_LANGUAGES for t in tokenize(text, candidate)})
+        """The terms a query is encoded from (also for diagnostics and tests)."""
+        return sorted(self.query_term_weights(text, language))

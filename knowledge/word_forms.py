@@ -36,3 +36,24 @@ _STOP_WORDS = {
 }
 STOP_WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split())
                                          for lang, words in _STOP_WORDS.items()}
+
+# Words that frame a question rather than say what it is about ("can you provide specific
+# examples of ...", "pourriez-vous préciser ...", "kunt u uitleggen ..."): requests to the
+# reader, not content. Accents folded, lower case. Only the BM25 query leaves them out
+# (`knowledge.bm25.query_index_terms`); documents keep every word. Kept to words that, in a
+# question, almost never carry its topic: never "information", "code", "rule" or "limit".
+_QUESTION_FRAME_WORDS = {
+    "en": """provide specific specifically particular particularly clarify elaborate explain
+        describe outline specify detail details example examples please kindly tell know
+        regarding concerning context could would like help understand""",
+    "nl": """geef geven graag alsjeblieft alstublieft specifiek specifieke voorbeeld voorbeelden
+        kunt kun zou zouden verduidelijken verduidelijk toelichten toelichting uitleggen leg
+        beschrijf beschrijven welke""",
+    "fr": """pouvez pourriez peux pourrais expliquer expliquez preciser precisez decrire decrivez
+        exemple exemples specifique specifiques particulier particuliere svp merci quel quelle
+        quels quelles comment""",
+    "de": """bitte erklaren erklare erlautern erlautere beschreiben beschreibe konnen konnten
+        konnen beispiel beispiele spezifisch spezifische genau welche welcher welches welchen""",
+}
+QUESTION_FRAME_WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split())
+                                                   for lang, words in _QUESTION_FRAME_WORDS.items()}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ ANSWER = "slack-answer"  # key: message id -> the answer and where it was shown
 MESSAGE = "slack-message"  # key: "channel:ts" -> message id
 FEEDBACK = "slack-feedback"  # key: "message id:user hash" -> the user's current feedback
 REQUEST = "slack-request"  # key: an event id or trigger id -> seen (redeliveries and replays)
+RECORD_THREADS = 4  # SQLite serialises behind its lock anyway; Table Storage calls overlap
 
 
 @dataclass
@@ -56,10 +58,13 @@ class DeliveredAnswers:
     def __init__(self, records: MessageRecords, cache_size: int = 500, cache_seconds: float = 600) -> None:
         self.records = records
         self._cache: TTLCache[str, DeliveredAnswer] = TTLCache(cache_size, cache_seconds)
+        # Threads of their own: in the loop's default executor a record (one before Slack's ack,
+        # three after each answer) queued behind the offline model's planning under load.
+        self._threads = ThreadPoolExecutor(max_workers=RECORD_THREADS, thread_name_prefix="slack-records")
 
     async def _store(self, call: Any, *args: Any) -> Any:
         try:
-            return await asyncio.to_thread(call, *args)
+            return await asyncio.get_running_loop().run_in_executor(self._threads, call, *args)
         except Exception:
             log.warning("the message record store failed (%s)", getattr(call, "__name__", call), exc_info=True)
             return None

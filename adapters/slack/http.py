@@ -99,8 +99,12 @@ def mount_slack(app: web.Application, service: Assistant, settings: Settings,
         bolt_response = await front.app.async_dispatch(bolt_request)
         return await to_aiohttp_response(bolt_response)
 
+    async def open_pool(_: web.Application) -> None:
+        await front.open_connection_pool()
+
     async def close(_: web.Application) -> None:
         await front.close()
 
     app.router.add_post(SLACK_EVENTS_PATH, slack_events)
+    app.on_startup.append(open_pool)
     app.on_cleanup.append(close)

@@ -39,6 +39,11 @@ STREAM_APPEND_LIMIT = 12_000  # Slack's limit on the markdown text of one append
 STREAM_EXPIRED = "message_not_in_streaming_state"
 MAX_TASK_TITLE = 150
 MAX_TASK_SOURCES = 5
+# Of the update interval: how long new text / a new status line waits for the final answer
+# before it is edited in (as the Teams relay; adapters.teams.pacing says why). A streamed reply's
+# steps (DMs, assistant threads) do not wait: they open the stream's timeline.
+TEXT_SETTLE = 0.25
+STATUS_SETTLE = 1.0
 LOADING_MESSAGES = ["Searching the rulebooks…", "Reading the relevant sections…",
                     "Checking every sentence against its source…"]
 
@@ -63,10 +68,16 @@ def assistant_status(text: str) -> str:
 
 class _Throttle:
     """Runs `push` after changes, never more often than once per `interval` seconds; `close()`
-    waits for a push in flight so that nothing lands after the final message."""
+    waits for a push in flight so that nothing lands after the final message.
+
+    A push also waits a settle time after the change that asked for it (`changed(settle)`: a
+    fraction of the interval, the shortest of the changes pending): when the final answer comes
+    within it, `close()` cancels the push, and the final edit is not held back a whole interval
+    behind an edit it replaces anyway."""
 
     def __init__(self, interval: float, push: Callable[[], Awaitable[None]]) -> None:
         self.interval = interval
+        self._settle: float | None = None  # of the changes not pushed yet
         self.last_push = -interval  # nothing sent yet: the first push may go at once
         self._push = push
         self._changed = asyncio.Event()
@@ -74,9 +85,10 @@ class _Throttle:
         self._closed = False
         self._task: asyncio.Task[None] | None = None
 
-    def changed(self) -> None:
+    def changed(self, settle: float = TEXT_SETTLE) -> None:
         if self._closed:
             return
+        self._settle = settle if self._settle is None else min(self._settle, settle)
         self._changed.set()
         if self._task is None:
             self._task = asyncio.create_task(self._run())
@@ -84,11 +96,13 @@ class _Throttle:
     async def _run(self) -> None:
         while True:
             await self._changed.wait()
-            await asyncio.sleep(max(0.0, self.last_push + self.interval - time.monotonic()))
+            settle = (self._settle if self._settle is not None else TEXT_SETTLE) * self.interval
+            await asyncio.sleep(max(settle, self.last_push + self.interval - time.monotonic()))
             async with self._lock:
                 if self._closed:
                     return
                 self._changed.clear()
+                self._settle = None
                 try:
                     await self._push()
                 except SlackApiError as exc:  # an interim update is not worth failing the answer for
@@ -147,8 +161,10 @@ class EditedReply:
         self._throttle.changed()
 
     async def status(self, text: str) -> None:
+        if text == self.status_text:
+            return  # an edit that changes nothing (the first step repeats the placeholder's line)
         self.status_text = text
-        self._throttle.changed()
+        self._throttle.changed(STATUS_SETTLE)
 
     async def task(self, step: str, title: str, state: str, sources: Sequence[StepSource] = ()) -> None:
         return None  # the status line shows the current step
@@ -235,7 +251,7 @@ class StreamedReply:
         self.tasks[step] = chunk
         if self._fallback is None:
             self.pending.append(chunk)
-            self._throttle.changed()
+            self._throttle.changed(0.0)
 
     def _sources(self, sources: Sequence[StepSource]) -> list[UrlSourceElement]:
         if self.source_url is None:

@@ -25,6 +25,7 @@ async def start_socket_mode(service: Assistant, settings: Settings, event_sink: 
         raise ValueError("Socket Mode needs RULEBOOK_SLACK_APP_TOKEN (an app-level token, xapp-…)")
     front = SlackFrontEnd(service, settings, event_sink, http=False, roles=roles,
                           citation_access=citation_access)
+    await front.open_connection_pool()
     handler = AsyncSocketModeHandler(front.app, app_token=reveal(settings.slack_app_token))
     handler.front_end = front  # type: ignore[attr-defined]  # for shutdown and tests
     await handler.connect_async()

@@ -9,6 +9,7 @@ retries Teams' 429s, and the adapter; then the bot and the endpoint.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -37,15 +38,29 @@ class TeamsWiring:
     update_interval: float | None = None
 
 
+# The SDK's connector client logs two INFO lines per activity sent (a streamed answer sends three
+# to six): at 25 users that was 4% of the event loop's time and most of the server log. Its
+# warnings and errors still show; a deployment that sets this logger's level keeps its own.
+CHATTY_SDK_LOGGER = "microsoft_agents.hosting.core.connector.client.connector_client"
+
+
+def quiet_sdk_logging() -> None:
+    sdk = logging.getLogger(CHATTY_SDK_LOGGER)
+    if sdk.level == logging.NOTSET:
+        sdk.setLevel(logging.WARNING)
+
+
 def mount_teams(app: web.Application, service: AssistantLike, settings: Settings,
                 event_sink: EventSink | None, roles: RoleSource, links: SourceLinks,
                 wiring: TeamsWiring | None = None) -> RulebookTeamsBot:
+    quiet_sdk_logging()
     wiring = wiring or TeamsWiring()
     teams = wiring.settings or TeamsSettings()
     configuration = auth_configuration(settings, teams)
     connections = wiring.connections or connection_manager(configuration)
     retry = RetryPolicy(teams.retry_attempts, teams.retry_backoff, teams.retry_max_delay)
-    adapter = CloudAdapter(channel_service_client_factory=TeamsClientFactory(connections, retry))
+    clients = TeamsClientFactory(connections, retry)
+    adapter = CloudAdapter(channel_service_client_factory=clients)
     usage = TeamsUsage(event_sink, settings.user_hash_key)
     interval = settings.teams_update_interval if wiring.update_interval is None else wiring.update_interval
     bot = RulebookTeamsBot(adapter, service, usage, links, TeamsBotOptions(
@@ -53,4 +68,9 @@ def mount_teams(app: web.Application, service: AssistantLike, settings: Settings
         message_limit=teams.message_limit))
     authentication = RequestAuthentication(configuration, wiring.openid_metadata_url)
     app.router.add_post("/api/messages", MessagesEndpoint(adapter, authentication, bot, usage).handle)
+
+    async def close_clients(_: web.Application) -> None:
+        await clients.close()
+
+    app.on_cleanup.append(close_clients)
     return bot

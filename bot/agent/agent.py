@@ -13,6 +13,7 @@ Tool discipline, as middleware (`ToolDiscipline`):
 
 from __future__ import annotations
 
+import contextvars
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -31,6 +32,8 @@ from langchain.agents.middleware import (
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool
+from langsmith import set_runtime_overrides
+from langsmith import utils as ls_utils
 
 SYSTEM_PROMPT = (Path(__file__).parent / "prompts" / "system.md").read_text(encoding="utf-8")
 REMIND_AFTER = 5
@@ -125,9 +128,26 @@ class ToolDiscipline(AgentMiddleware):
         return result
 
 
+async def _inline_unless_tracing(default: Callable[..., Awaitable[Any]], ctx: contextvars.Context,
+                                 func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """LangSmith's `traceable` (which wraps every middleware model and tool call) hands its run
+    bookkeeping to a worker thread twice per call even when nothing is traced: with tracing
+    off that bookkeeping is a few dictionary look-ups, done here on the loop instead of queueing
+    behind the offline model's planning in the default executor (10 hops per answer)."""
+    if ctx.run(ls_utils.tracing_is_enabled):
+        return await default(ctx, func, *args, **kwargs)
+    return ctx.run(func, *args, **kwargs)
+
+
+def skip_untraced_thread_hops() -> None:
+    """Install `_inline_unless_tracing` (process-wide, idempotent; with tracing on nothing changes)."""
+    set_runtime_overrides(aio_to_thread=_inline_unless_tracing)
+
+
 def build_agent(model: BaseChatModel, tools: Sequence[BaseTool], max_tool_calls: int,
                 system_prompt: str = SYSTEM_PROMPT) -> Any:
     cap = max(1, max_tool_calls)
+    skip_untraced_thread_hops()
     return create_agent(
         model, list(tools), system_prompt=system_prompt, context_schema=RunContext,
         middleware=[ToolDiscipline(cap), ToolCallLimitMiddleware(run_limit=cap, exit_behavior="end")],

@@ -29,10 +29,12 @@ from __future__ import annotations
 import csv
 import io
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from cachetools import LRUCache, cached
 
 from bot.gate.claims import extract_claims
 from knowledge.bm25 import tokenize
@@ -249,23 +251,48 @@ def is_heading(sentence: str, chunk: ChunkPayload) -> bool:
 
 
 def chunk_spans(handle: str, chunk: ChunkPayload, rank: int) -> list[Span]:
-    spans: list[Span] = []
-    for block in prose(chunk).split("\n\n"):
+    """The chunk's quotable sentences and table rows, as fresh spans of this answer."""
+    return [Span(handle, chunk, rank, text, table=table, row=list(row) if row is not None else None,
+                 position=position)
+            for position, (text, table, row) in enumerate(_span_texts(chunk.text, tuple(chunk.tables_csv),
+                                                                      chunk.section_title, chunk.rulebook_title))]
+
+
+@cached(LRUCache(maxsize=4096), lock=threading.Lock())
+def _span_texts(text: str, tables_csv: tuple[str, ...], section_title: str, rulebook_title: str
+                ) -> tuple[tuple[str, int | None, tuple[str, ...] | None], ...]:
+    """(text, table index, row) of each span of a chunk, remembered by the chunk's content: every
+    turn of the offline model scores the same chunks again (two or three times an answer), and
+    so does the next question that shows them. Immutable tuples, shared safely across threads;
+    the lock guards only the LRU bookkeeping."""
+    chunk = _ChunkText(text, list(tables_csv), section_title, rulebook_title)
+    spans: list[tuple[str, int | None, tuple[str, ...] | None]] = []
+    for block in prose(chunk).split("\n\n"):  # type: ignore[arg-type]
         if block.startswith(RECORD):
-            spans.append(Span(handle, chunk, rank, " ".join(block[1:].split()), position=len(spans)))
+            spans.append((" ".join(block[1:].split()), None, None))
             continue
         stream = SentenceStream()
         for unit in [*stream.feed(block), *stream.flush()]:
             sentence = " ".join(unit.split())
             if (len(sentence) >= 12 and re.search(r"[^\W\d_]{3}", sentence) and "|" not in sentence
-                    and not is_heading(sentence, chunk)):
-                spans.append(Span(handle, chunk, rank, sentence, position=len(spans)))
-    for index, table in enumerate(chunk.tables_csv):
+                    and not is_heading(sentence, chunk)):  # type: ignore[arg-type]
+                spans.append((sentence, None, None))
+    for index, table in enumerate(tables_csv):
         header, rows = parse_table(table)
         for row in rows:
             pairs = [f"{h}: {c}" if h else c for h, c in zip(header, row, strict=False) if c]
-            spans.append(Span(handle, chunk, rank, "; ".join(pairs), table=index, row=row, position=len(spans)))
-    return spans
+            spans.append(("; ".join(pairs), index, tuple(row)))
+    return tuple(spans)
+
+
+@dataclass(frozen=True)
+class _ChunkText:
+    """The parts of a chunk that its spans depend on (what `prose` and `is_heading` read)."""
+
+    text: str
+    tables_csv: list[str]
+    section_title: str
+    rulebook_title: str
 
 
 # -- scoring -------------------------------------------------------------------------------------
@@ -398,11 +425,19 @@ def _acronyms(text: str) -> set[str]:
 def _facts(text: str) -> tuple[set[str], set[str]]:
     """(quantities, specific identifiers) of a text, folded: numbers and spelled-out amounts of time
     ("three years"); identifiers with a digit or a separator ("CT-R3", "pacs.008.001.08")."""
+    quantities, specific = _facts_of(text)
+    return set(quantities), set(specific)  # the caller's own sets: it may change them
+
+
+@cached(LRUCache(maxsize=20_000), lock=threading.Lock())
+def _facts_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """`_facts`, remembered by text (the same span texts are scored every turn and every answer
+    that shows their chunk); frozen, so shared safely across threads."""
     claims = extract_claims(text, "en")
     specific = {i.casefold() for i in claims.identifiers
                 if any(ch.isdigit() for ch in i) or re.search(r"[.\-/_]", i)}
     quantities = {n.casefold() for n in claims.numbers} | {m.group(0).casefold() for m in _QUANTITY_WORDS.finditer(text)}
-    return quantities, specific
+    return frozenset(quantities), frozenset(specific)
 
 
 class SpanScorer:

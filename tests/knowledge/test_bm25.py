@@ -62,3 +62,45 @@ def test_query_of_unknown_language_carries_every_stemmer() -> None:
     terms = BM25.query_terms("betalingen")
     assert "betaal" in terms  # the Dutch stem
     assert "betalingen" in terms or "betal" in terms  # another language's form
+
+
+def test_words_that_only_frame_a_question_are_left_out_of_the_query() -> None:
+    terms = BM25.query_terms("Can you provide specific examples of how a bank should explain its refund fee?", "en")
+    assert {"refund", "fee", "bank"} <= set(terms)
+    assert not {"provid", "specif", "exampl", "explain"} & set(terms)
+    # documents keep every word, and a question made only of framing words keeps them
+    assert "specif" in tokenize("specific examples", "en")
+    assert BM25.query_terms("explain", "en") == ["explain"]
+    # the other languages' framing words go too
+    assert "pourriez" not in BM25.query_terms("Pourriez-vous préciser le délai de remboursement ?", "fr")
+    assert "bitt" not in BM25.query_terms("Bitte erklären Sie die Frist für Erstattungen", "de")
+
+
+def test_a_run_together_name_in_a_query_also_searches_its_words() -> None:
+    weights = BM25.query_term_weights("What is the maximum length of the ServiceDescriptionLink?", "en")
+    assert weights["servicedescriptionlink"] == 1.0
+    assert {"servic", "descript", "link"} <= set(weights)
+    assert set(tokenize("ServiceDescriptionLink", "en")) == {"servicedescriptionlink"}  # documents: the name only
+    codes = BM25.query_terms("What does MM20 mean in UnableToApplyIncorrectInformation4Code?", "en")
+    assert {"mm20", "unabletoapplyincorrectinformation4code", "incorrect", "inform"} <= set(codes)
+    assert "XML" not in BM25.query_terms("ADGM XML", "en") and "adgm" in BM25.query_terms("ADGM XML", "en")
+
+
+def test_a_spelled_out_name_is_found_by_the_run_together_query(tmp_path: Path) -> None:
+    from knowledge.edge_store import EdgeStore
+    from knowledge.payload import ChunkPayload
+    from knowledge.store import AccessFilter, StoredChunk
+
+    texts = ["The service description link is the web page of the creditor, at most 2048 characters.",
+             "The maximum length of a remittance line is 140 characters.",
+             "The creditor activation link is a web page."]
+    store = EdgeStore(tmp_path / "store")
+    store.ensure_collection(2)
+    store.upsert([StoredChunk(ChunkPayload(chunk_id=f"d:{i}", rulebook_id="d", rulebook_title="Guide", page_start=i + 1,
+                                           page_end=i + 1, section_path=[], section_title="", chunk_index=i, text=t,
+                                           content_hash=str(i), language="en", source_uri="x"),
+                              [1.0, 0.0], BM25.encode_document(t, "en")) for i, t in enumerate(texts)])
+    hits = store.query_hybrid(None, BM25.encode_query("What is the maximum length of the ServiceDescriptionLink?"),
+                              AccessFilter(), fused_limit=3)
+    store.close()
+    assert hits[0].payload.chunk_id == "d:0"

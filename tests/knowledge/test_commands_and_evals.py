@@ -187,3 +187,50 @@ def test_obliqa_subset_options_index_only_chosen_documents_and_their_questions(
     again = json.loads(cached.output[cached.output.index("{"):])
     assert again["subset"]["selected_by"] == "only-cached" and again["subset"]["documents"] == [1]
     assert again["passages_indexed_now"] == 0 and again["collection"] == report["collection"] != "obliqa"
+
+
+def test_obliqa_questions_split_into_stable_dev_and_test_halves() -> None:
+    from evals.obliqa import Question, question_splits
+
+    questions = [Question(f"q{i}", "?", frozenset({("d", str(j)) for j in range(1 + i % 3)})) for i in range(60)]
+    splits = question_splits(questions)
+    assert set(splits.values()) == {"dev", "test"}
+    for gold_count in (1, 2, 3):  # each stratum (number of gold passages) is halved
+        part = [splits[q.question_id] for q in questions if len(q.gold) == gold_count]
+        assert part.count("dev") == part.count("test")
+    assert question_splits(list(reversed(questions))) == splits  # ids alone decide, not order
+
+
+def test_obliqa_eval_reports_dev_test_and_all_with_the_gap(knowledge: KnowledgeBase) -> None:
+    from evals.obliqa import Question
+
+    questions = [Question("a", "Can I pay with my fridge?", frozenset({("PS-02", "")})),
+                 Question("b", "pain.008.001.08", frozenset({("nowhere", "x")}))]
+    report = evaluate(knowledge, questions, modes={"bm25": "bm25"}, splits={"a": "dev", "b": "test"})
+    row = report["modes"]["bm25"]
+    assert report["split_counts"] == {"dev": 1, "test": 1}
+    assert row["splits"]["test"]["recall_at_10"] == 0.0
+    assert row["splits"]["gap"]["recall_at_10"] == row["splits"]["dev"]["recall_at_10"]
+    assert row["recall_at_10"] == pytest.approx(row["splits"]["dev"]["recall_at_10"] / 2, abs=1e-4)
+
+
+def test_right_page_eval_on_an_e2e_golden_set(knowledge: KnowledgeBase, tmp_path: Path) -> None:
+    from evals.e2e_golden import load_golden as load_e2e
+    from evals.retrieval import evaluate_pages, is_e2e_golden
+
+    golden = tmp_path / "e2e_pages.jsonl"
+    rows = [{"id": "fridge", "question": "Can I pay with my fridge?", "language": "en",
+             "expected": [{"rulebook_id": "PS-02", "pages": [3]}], "split": "dev"},
+            {"id": "two", "question": "Can I pay with my fridge, and what is the annual scheme fee?", "language": "en",
+             "expected": [{"rulebook_id": "PS-02", "pages": [3]}, {"rulebook_id": "PS-01", "pages": [11]}],
+             "split": "test"},
+            {"id": "wrong-page", "question": "Can I pay with my fridge?", "language": "en",
+             "expected": [{"rulebook_id": "PS-02", "pages": [99]}], "split": "test"}]
+    golden.write_text("\n".join(json.dumps({**r, "must_contain": ["x"]}) for r in rows), encoding="utf-8")
+    assert is_e2e_golden(golden) and not is_e2e_golden(DEFAULT_GOLDEN)
+    report = evaluate_pages(knowledge, load_e2e([golden]), modes={"hybrid_rerank": "hybrid"})
+    row = report["modes"]["hybrid_rerank"]
+    assert row["splits"]["dev"]["right_page_at_k"] == 1.0
+    assert row["splits"]["test"]["right_page_at_k"] == 0.5  # "two" found, "wrong-page" not
+    assert row["missed"] == {"wrong-page": None} and row["missed_not_in_50"] == 1
+    assert row["cross_document"] == 1 and row["cross_document_all_at_k"] == 1

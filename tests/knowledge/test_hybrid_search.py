@@ -116,3 +116,26 @@ def test_llm_reply_parsing_is_strict() -> None:
     assert parse_scores("Scores: [0.9, 0.2, 1.4]", 3) == [0.9, 0.2, 1.0]
     assert parse_scores("[0.9]", 3) == [0.0, 0.0, 0.0]  # wrong length: nothing passes
     assert parse_scores("no idea", 2) == [0.0, 0.0]
+
+
+def test_a_top_ten_of_one_rulebook_gives_its_last_places_to_other_rulebooks() -> None:
+    from knowledge.hybrid_search import other_documents_in_view
+    from knowledge.payload import ChunkPayload
+
+    def hit(rulebook_id: str, index: int, title: str = "") -> ScoredChunk:
+        return ScoredChunk(ChunkPayload(chunk_id=f"{rulebook_id}:{index}", rulebook_id=rulebook_id,
+                                        rulebook_title=title or f"Guide {rulebook_id}", page_start=1, page_end=1,
+                                        chunk_index=index, text="t", content_hash=f"{rulebook_id}{index}"), 1.0)
+
+    guide = [hit("ISO", i) for i in range(14)]
+    addendum = [hit("NL-ADD", i) for i in range(3)]
+    older = hit("ISO-2019", 0, title="Guide ISO")  # the same title family as ISO: not "another document"
+    guide[0].payload.rulebook_title = "Guide ISO"
+    candidates = guide[:12] + [older] + addendum[:1] + guide[12:] + addendum[1:] + [hit("EPC", 0)]
+    top = other_documents_in_view(candidates, guide[:10], k=10)
+    # the best candidate of each of two other rulebooks, in fused order, in the last two places
+    assert [h.payload.chunk_id for h in top] == [*(f"ISO:{i}" for i in range(8)), "NL-ADD:0", "EPC:0"]
+    mixed = guide[:9] + addendum[:1]
+    assert other_documents_in_view(candidates, mixed, k=10) == mixed  # already spans two rulebooks
+    assert other_documents_in_view(guide[:12], guide[:10], k=10) == guide[:10]  # no other rulebook found
+    assert other_documents_in_view(candidates, guide[:3], k=3) == guide[:3]  # a short list is left alone

@@ -49,8 +49,9 @@ class ScriptedAssistant:
 
     knowledge = None
 
-    def __init__(self, answer: Answer, statuses: list[str], delay: float = UPDATE_INTERVAL * 1.25) -> None:
-        self.answer, self.statuses, self.delay = answer, statuses, delay
+    def __init__(self, answer: Answer, statuses: list[str], delay: float = UPDATE_INTERVAL * 1.25,
+                 text_delay: float = 0.01) -> None:
+        self.answer, self.statuses, self.delay, self.text_delay = answer, statuses, delay, text_delay
         self.answers: list[Answer] = []
         self.questions: list[tuple[str, Any, str]] = []
 
@@ -61,7 +62,7 @@ class ScriptedAssistant:
             yield StatusEvent(status)
         text = self.answer.text
         for start in range(0, len(text), 4_000):
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(self.text_delay if start == 0 else 0.01)
             yield TokenEvent(text[start:start + 4_000])
         self.answers.append(self.answer)
         yield FinalEvent(self.answer)
@@ -234,13 +235,15 @@ async def test_a_message_with_many_sources_carries_at_most_twenty(tmp_path, samp
 
 async def test_informative_updates_are_the_assistants_status_lines(tmp_path, sample_index, connector):
     statuses = ["Searching the rulebooks…", "Reading section 4.2 of PS-04…", "Searching PS-08…"]
-    assistant = ScriptedAssistant(_long_answer(10), statuses, delay=UPDATE_INTERVAL * 2)
+    # each step lasts two intervals: a step line is shown once it has stood one (adapters.teams.pacing)
+    assistant = ScriptedAssistant(_long_answer(10), statuses, delay=UPDATE_INTERVAL * 2,
+                                  text_delay=UPDATE_INTERVAL * 2)
     running, runner = await _scripted_server(tmp_path, sample_index, assistant)
     try:
         await running.post(activities.message(connector.url, "How fast must an instant payment be?"))
         calls = await connector.wait_for(lambda cs: _final_of_stream(cs) is not None)
         informative = [c.body["text"] for c in calls if (c.stream_info() or {}).get("streamType") == "informative"]
-        assert informative == statuses  # the first is shown at once, each later one as it happens
+        assert informative == statuses  # the first is shown at once, each later one once it has stood
     finally:
         await runner.cleanup()
         running.event_log.close()
