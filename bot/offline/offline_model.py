@@ -378,7 +378,10 @@ class OfflineRulebookModel(BaseChatModel):
                         for d in (s.dense, s.dense_full) if d is not None), default=None)
 
         asks = asked_fact(query)
-        coverage = uncovered_terms(query, language, hits)
+        # the uncovered share only decides with its bar on (off today) and is otherwise only recorded for
+        # the sweep: it tokenizes every passage shown, work an answer need not do
+        coverage = (uncovered_terms(query, language, hits)
+                    if self.max_uncovered is not None or self.observer is not None else None)
         decision = Decision(query, len(hits), [], best_dense(True), max((s.lexical for s in spans), default=0.0),
                             False, best_dense(False), *_agreement(spans), asks,
                             max((d for sp in spans if sp.holds_asked_fact for d in (sp.dense, sp.dense_full)
