@@ -2,8 +2,10 @@
 
 A chunk may run over a page break; the indexer records where each following page begins in the
 chunk's text (`ChunkPayload.page_breaks`: the character offsets at which page_start+1,
-page_start+2, … begin). A citation names the page on which its quoted span starts, so that the
-link opens the PDF where the reader finds the words. Chunks indexed before `page_breaks` existed
+page_start+2, … begin). A citation names the page that holds most of its quoted span (the page it starts on unless
+more of its words are on the next), so that the link opens the PDF where the reader finds the
+words: a sentence that starts with a few lines at the foot of page 12 and says what the reader
+came for on page 13 is cited on page 13. Chunks indexed before `page_breaks` existed
 (empty list) cite their first page, as before.
 
 The quote is found in the chunk's text by its letters and digits only: a quoted sentence has its
@@ -19,7 +21,6 @@ import unicodedata
 from knowledge.payload import ChunkPayload
 
 PROBE_CHARS = 60  # letters and digits of the quote's opening that locate it
-MIN_OPENING_WORDS = 8
 
 
 def _alnum_with_offsets(text: str) -> tuple[str, list[int]]:
@@ -56,11 +57,10 @@ def page_at(chunk: ChunkPayload, offset: int) -> int:
 
 
 def page_of_quote(chunk: ChunkPayload, quote: str) -> int:
-    """The page on which `quote` starts in the chunk; its first page when that cannot be told.
-
-    A quote whose opening words are the last line of a page ("• HHD V1.3.2" / next page: "Bei
-    dieser Version …") is cited on the next page, where the reader finds nearly all of it: fewer
-    than `MIN_OPENING_WORDS` words, and less than half of the quote, on the first page."""
+    """The page that holds most of `quote`'s words in the chunk; its first page when that cannot be
+    told. A quote that runs over a page break is cited on the page it starts on, unless fewer than
+    half of its words are there ("• HHD V1.3.2" / next page: "Bei dieser Version …"; "Addendum: If
+    the requested execution date …" / next page: "… If the batch requires extra authorization …")."""
     if chunk.page_end <= chunk.page_start or not getattr(chunk, "page_breaks", None) or not quote:
         return chunk.page_start
     span = quote_span(chunk.text, quote)
@@ -68,10 +68,12 @@ def page_of_quote(chunk: ChunkPayload, quote: str) -> int:
         return chunk.page_start
     start, end = span
     page = page_at(chunk, start)
-    if page_at(chunk, max(start, end - 1)) > page:
+    last = page_at(chunk, max(start, end - 1))
+    total = len(chunk.text[start:end].split())
+    while page < last:
         next_page_at = chunk.page_breaks[page - chunk.page_start]
         before = len(chunk.text[start:next_page_at].split())
-        total = len(chunk.text[start:end].split())
-        if before < MIN_OPENING_WORDS and before * 2 < total:
-            return page + 1
+        if before * 2 >= total:
+            break
+        start, total, page = next_page_at, total - before, page + 1
     return page
