@@ -21,6 +21,7 @@ import unicodedata
 from knowledge.payload import ChunkPayload
 
 PROBE_CHARS = 60  # letters and digits of the quote's opening that locate it
+MIN_OPENING_WORDS = 8  # a quote found only by its opening moves on only when fewer words are on its first page
 
 
 def _alnum_with_offsets(text: str) -> tuple[str, list[int]]:
@@ -36,6 +37,12 @@ def _alnum_with_offsets(text: str) -> tuple[str, list[int]]:
 def quote_span(text: str, quote: str) -> tuple[int, int] | None:
     """Where in `text` the quote starts and ends (character offsets), or None when it is not found.
     When only its opening is found, the end is estimated from the quote's length."""
+    found = _find(text, quote)
+    return None if found is None else found[:2]
+
+
+def _find(text: str, quote: str) -> tuple[int, int, bool] | None:
+    """`quote_span` and whether the whole quote was found (False: only its opening, end estimated)."""
     haystack, offsets = _alnum_with_offsets(text)
     needle, _ = _alnum_with_offsets(quote)
     if not needle:
@@ -44,8 +51,8 @@ def quote_span(text: str, quote: str) -> tuple[int, int] | None:
         at = haystack.find(probe)
         if at >= 0:
             if probe is needle:
-                return offsets[at], offsets[at + len(needle) - 1] + 1
-            return offsets[at], min(len(text), offsets[at] + len(quote))
+                return offsets[at], offsets[at + len(needle) - 1] + 1, True
+            return offsets[at], min(len(text), offsets[at] + len(quote)), False
     return None
 
 
@@ -63,17 +70,18 @@ def page_of_quote(chunk: ChunkPayload, quote: str) -> int:
     the requested execution date …" / next page: "… If the batch requires extra authorization …")."""
     if chunk.page_end <= chunk.page_start or not getattr(chunk, "page_breaks", None) or not quote:
         return chunk.page_start
-    span = quote_span(chunk.text, quote)
-    if span is None:
+    found = _find(chunk.text, quote)
+    if found is None:
         return chunk.page_start
-    start, end = span
+    start, end, whole = found
     page = page_at(chunk, start)
     last = page_at(chunk, max(start, end - 1))
     total = len(chunk.text[start:end].split())
     while page < last:
         next_page_at = chunk.page_breaks[page - chunk.page_start]
         before = len(chunk.text[start:next_page_at].split())
-        if before * 2 >= total:
+        # where only the opening was found, the end is a guess: move on only for a few opening words
+        if before * 2 >= total or (not whole and before >= MIN_OPENING_WORDS):
             break
         start, total, page = next_page_at, total - before, page + 1
     return page

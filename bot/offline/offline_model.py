@@ -62,6 +62,7 @@ from bot.offline.cross_reference import (
     wants_whole_section,
 )
 from bot.offline.exonyms import other_forms, rendering_in
+from bot.offline.quote_context import distinct_quotes, group_by_text, with_context
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
     MIN_DENSE,
@@ -403,7 +404,8 @@ class OfflineRulebookModel(BaseChatModel):
             if in_order:
                 return self._write(language, in_order, [], spans)
         best = spans[0]
-        chosen = [s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN][:MAX_QUOTES]
+        chosen = distinct_quotes([s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN],
+                                 MAX_QUOTES)
         rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
         pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
         for target in _followed(spans, pointed):
@@ -442,7 +444,9 @@ class OfflineRulebookModel(BaseChatModel):
             # 5.1"): the question often starts from it, so it is cited beside what it points to
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
                 chosen.append(source)
+        first = chosen[0] if chosen else None
         chosen = _with_neighbours(chosen, spans, listing=listing and not rows)
+        chosen = with_context(chosen, spans, question, first)
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing)
 
     def answers(self, decision: Decision) -> bool:
@@ -497,7 +501,9 @@ class OfflineRulebookModel(BaseChatModel):
         frames = _FRAME.get(language, _FRAME["en"])
         other = [lang for lang in source_languages if lang != language]
         frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
-        prose = [f"- {_cited(span.text, span.handle)}" for span in chosen]
+        # a text several chunks state word for word is one line, cited to each of them
+        prose = [f"- {_cited(group[0].text, ', '.join(dict.fromkeys(s.handle for s in group)))}"
+                 for group in group_by_text(chosen)]
         rendered = [self._table(best, spans, language, listing) for best in tables]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
         lines = [frame]
