@@ -61,8 +61,9 @@ from bot.offline.cross_reference import (
     type_references,
     wants_whole_section,
 )
+from bot.offline.element_records import asks_element_definition, record_of, row_pointer
 from bot.offline.exonyms import other_forms, rendering_in
-from bot.offline.quote_context import distinct_quotes, group_by_text, with_context
+from bot.offline.quote_context import distinct_quotes, group_by_text, question_parts, text_key, with_context
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
     MIN_DENSE,
@@ -97,6 +98,8 @@ MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
 MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in order
 MAX_LIST_ROWS = 20
+PART_MARGIN = 0.06  # a part of a two-part question gets its best span not quoted yet, when this close to its best
+MAX_CONDITIONS = 3  # the conditions in a row quoted after a sentence with a number ("When true, …" / "When false, …")
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
 MAX_SECTION_READS = 2
@@ -303,6 +306,11 @@ class OfflineRulebookModel(BaseChatModel):
                     and _pointed_definition(span, spans, pointer_only=False) is None:
                 name = type_references(span.text)[0].name
                 return {"query": f"{name} {query}", "rulebook_ids": [span.chunk.rulebook_id]}
+        # a structure-table row of the element asked about points to the page of its record
+        top = spans[0]
+        pointer = row_pointer(top) if top.defining and asks_element_definition(query) else None
+        if pointer is not None and record_of(*pointer, top.chunk.rulebook_id, spans) is None:
+            return {"query": f"{pointer[0]} {query}", "rulebook_ids": [top.chunk.rulebook_id]}
         return None
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
@@ -413,6 +421,11 @@ class OfflineRulebookModel(BaseChatModel):
                 (rows if target.table is not None else chosen).append(target)
         if best.table is not None:
             chosen = chosen[:MAX_QUOTES - 1]
+            # the row of the element asked about, and its record where the row says it is (element_records)
+            pointer = row_pointer(best) if best.defining and asks_element_definition(question) else None
+            record = record_of(*pointer, best.chunk.rulebook_id, spans) if pointer else None
+            if record is not None and record not in chosen:
+                chosen.insert(0, record)
         # a pointer to where a type is defined ('Datatype: "Frequency6Code" on page 374') says nothing
         # by itself: the definition it points to is quoted instead, when a tool showed it
         replaced: list[Span] = []
@@ -439,6 +452,13 @@ class OfflineRulebookModel(BaseChatModel):
                          and s.score >= best.score - FOLLOWED_MARGIN), None)
             if fact is not None:
                 chosen.append(fact)
+        for part in question_parts(question) if len(question_parts(question)) > 1 else []:
+            # a question asking two things gets the best span for each not quoted yet (often in two documents)
+            ranked = self._scored(part, language, hits, section_ids, renderings)
+            quoted = {text_key(s) for s in [*chosen, *rows]}
+            answer = next((s for s in ranked if text_key(s) not in quoted), None)
+            if answer is not None and answer.score >= ranked[0].score - PART_MARGIN:
+                (rows if answer.table is not None else chosen).append(answer)
         for source in _pointing(spans, [*chosen, *rows], self._relevant):
             # the passage that sends the reader to the quoted section ("see Rulebook PS-03, section
             # 5.1"): the question often starts from it, so it is cited beside what it points to
@@ -661,7 +681,13 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
                 position += 1
         elif after is not None and after not in out and after not in chosen and is_condition(after.text) \
                 and (span.holds_asked_fact or re.search(r"\d", span.text)):
-            out.append(after)
+            # the conditions in a row ("When true, …" / "When false, …"): each is one case of the rule
+            position = key[1] + 1
+            while (item := prose_spans.get((key[0], position))) is not None and is_condition(item.text) \
+                    and position - key[1] <= MAX_CONDITIONS:
+                if item not in out and item not in chosen:
+                    out.append(item)
+                position += 1
     return out
 
 

@@ -44,6 +44,22 @@ _STATES_RULE = re.compile(
     r"muss|darf|kann|nicht|nie|nur|verboten|erlaubt|zulässig|pflicht)\b", re.IGNORECASE)
 
 
+# "How can you tell a QR-IBAN from an IBAN, and how long is the IBAN on a QR-bill?": two questions in one
+_SECOND_QUESTION = re.compile(
+    r"(?:[,;]?\s+(?:and|en|et|und)\s+|[?]\s+)(?=(?:what|which|how|when|where|who|why|does|do|is|are|can|may|must|"
+    r"in\s+which|wat|welke?|hoe|wanneer|waar|wie|quel(?:le)?s?|comment|quand|où|qui|was|welche[rs]?|wie|wann|wo)\b)",
+    re.IGNORECASE)
+MIN_PART_WORDS = 3
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions a question asks ("When were QR-IIDs published, and in which months are new
+    guidelines published?" -> two); one part when it asks one thing."""
+    parts = [p.strip(" ,;") for p in _SECOND_QUESTION.split(question)]
+    parts = [p for p in parts if len(re.findall(r"[^\W\d_]{3,}", p)) >= MIN_PART_WORDS]
+    return parts if len(parts) > 1 else [question]
+
+
 def asks_yes_no(question: str) -> bool:
     """"May the cover be cancelled separately?", "Kan ik …?", "Peut-on …?": a yes/no question."""
     return bool(_ASKS_YES_NO.match(question))

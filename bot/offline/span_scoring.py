@@ -212,6 +212,23 @@ def _record_fields(blocks: list[str], index: int) -> list[str]:
     return fields if len(fields) >= MIN_RECORD_FIELDS and size <= MAX_RECORD_CHARS else []
 
 
+# a numbered element heading the PDF text ran into the block before it ("… Meaning When False: False
+# 10.1.9.1.5 ServiceDescriptionLink <SvcDescLk> Definition: Information web page …"): a record starts there
+_EMBEDDED_HEADING = re.compile(r"\s+(?=(?:[A-Z]\.)?\d+(?:\.\d+){2,}\.?\s+[A-Z][A-Za-z0-9]+\s*<\w+>)")
+_FIELD_AFTER_TAG = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+){2,}\.?\s+[A-Z][A-Za-z0-9]+\s*<\w+>)\s+"
+                              r"(?=[A-Z][A-Za-z]+(?: [A-Za-z]+){0,2}:\s)")
+
+
+def _record_starts(block: str) -> list[str]:
+    """The block cut where an element's record heading starts inside it, and after such a heading
+    where its first "Label: value" field follows on the same line (see `_EMBEDDED_HEADING`)."""
+    parts: list[str] = []
+    for piece in _EMBEDDED_HEADING.split(block):
+        heading = _FIELD_AFTER_TAG.match(piece)
+        parts += [heading.group(1), piece[heading.end():]] if heading else [piece]
+    return [p.strip() for p in parts]
+
+
 def prose(chunk: ChunkPayload) -> str:
     """The chunk's text without its tables, one paragraph a line pair, broken sentences joined, and
     a lead-in ending in ":" joined with the short list items that follow it, and a field record
@@ -220,7 +237,7 @@ def prose(chunk: ChunkPayload) -> str:
     for table in chunk.tables_csv:
         text = text.replace(table, " ").replace(table.strip(), " ")
     blocks = [re.sub(r"[ \t]*\n[ \t]*", " ", b).strip() for b in _BLOCK_SPLIT.split(text)]
-    blocks = [b for b in blocks if b]
+    blocks = [part for b in blocks for part in _record_starts(b) if part]
     joined: list[str] = []
     i = 0
     while i < len(blocks):
@@ -509,6 +526,23 @@ def element_names(text: str) -> set[str]:
     return {m.casefold() for m in _ELEMENT_NAME.findall(text)}
 
 
+MAX_NAME_WORDS = 4
+
+
+def written_out_names(text: str) -> set[str]:
+    """The element names a question may write out in words ("the merchant category code" ->
+    "merchantcategorycode", as a guide's row "MerchantCategoryCode <MrchntCtgyCd>" names it): every
+    run of two to four words, run together and folded, except the ones after "in (the)", which name
+    where the element sits. Only a row or record keyed by exactly that name counts (`defines`), so
+    the runs that name nothing cost nothing."""
+    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", fold_accents(text)))]
+    # "… in the activation data": the block the element sits in, not the element asked about
+    inside = {i for i in range(len(words)) if words[i - 1:i] in (["in"], ["within"])
+              or (words[i - 1:i] in (["the"], ["a"], ["an"]) and words[i - 2:i - 1] in (["in"], ["within"]))}
+    return {"".join(words[i:i + n]) for n in range(2, MAX_NAME_WORDS + 1) for i in range(len(words) - n + 1)
+            if i not in inside}
+
+
 def asks_about_element(question: str) -> bool:
     """Does the question ask about an element itself (its type, format, length, multiplicity, whether
     it is mandatory, what it means), rather than about a rule or a step that involves it?"""
@@ -607,7 +641,8 @@ class SpanScorer:
         condition = asks_for_condition(query)
         # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
         # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
-        asked_elements = element_names(query) - naming if asks_about_element(query) else set()
+        asked_elements = ((element_names(query) | written_out_names(query)) - naming
+                          if asks_about_element(query) else set())
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)

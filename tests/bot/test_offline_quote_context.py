@@ -5,8 +5,9 @@ choice, not the decision)."""
 from __future__ import annotations
 
 from bot.gate.citation_pages import page_of_quote
+from bot.offline.element_records import asks_element_definition, record_of, row_pointer
 from bot.offline.offline_model import OfflineRulebookModel
-from bot.offline.quote_context import asks_yes_no, distinct_quotes, group_by_text
+from bot.offline.quote_context import asks_yes_no, distinct_quotes, group_by_text, question_parts
 from bot.offline.span_scoring import Span, SpanScorer, asks_for_condition, asks_meaning, is_heading, keys_row
 from knowledge.payload import ChunkPayload
 
@@ -122,3 +123,62 @@ def test_a_quote_is_cited_where_most_of_it_is():
     c = ChunkPayload(chunk_id="G:1", rulebook_id="G", rulebook_title="G", page_start=5, page_end=6, chunk_index=1,
                      content_hash="h", text=text, page_breaks=[text.index("continues")])
     assert page_of_quote(c, " ".join(text.split())) == 6
+
+
+STRUCTURE = ("Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n"
+             ",Creditor <Cdtr>,[1..1],±,,9\n"
+             ",MerchantCategoryCode <MrchntCtgyCd>,[1..1],IdentifierSet,,9\n"
+             ",ServiceDescriptionLink <SvcDescLk>,[0..1],Text,,4\n")
+
+
+def test_an_element_written_out_in_words_is_the_row_keyed_by_its_name():
+    hits = [("S1", chunk("MerchantCategoryCodeIdentifier Definition: Specifies the code of a retail trade.", index=0)),
+            ("S2", chunk(STRUCTURE, [STRUCTURE], index=1))]
+    text = OfflineRulebookModel(min_lexical=0.0).compose(
+        "Is the merchant category code mandatory in the creditor enrolment request?", "en", hits)
+    assert "| MerchantCategoryCode <MrchntCtgyCd> | [1..1] | IdentifierSet |" in text, text
+
+
+def test_conditions_in_a_row_are_quoted_together():
+    hits = [("S1", chunk("10.1.9.1.4 ServiceActivationAllowed <SvcActvtnAllwd>\n\nPresence: [1..1]\n\n"
+                         "Definition: Define the acceptance of activation requests through the scheme.\n\n"
+                         "When true, it is possible for the debtor to send activation requests through its provider.\n\n"
+                         "When false, it is not possible for the debtor to send activation requests through messages.\n\n"
+                         "The creditor only accepts activation through another way."))]
+    text = OfflineRulebookModel(min_lexical=0.2).compose(
+        "What does the ServiceActivationAllowed element define?", "en", hits)
+    assert "When true" in text and "When false" in text, text
+
+
+def test_a_question_asking_two_things_gets_a_quote_for_each():
+    assert question_parts("When were QR-IIDs published, and in which months are new guidelines published?") == [
+        "When were QR-IIDs published", "in which months are new guidelines published?"]
+    assert question_parts("What is the fee and how is it charged?") == ["What is the fee and how is it charged?"]
+    hits = [("S1", chunk("The official publication of QR-IIDs took place when the QR-bill was introduced on "
+                         "30.06.2020 in the bank master data.", index=0, rulebook="QR-IID")),
+            ("S2", chunk("New guidelines are published in February of the following year after the release.",
+                         index=1, rulebook="QR-BILL"))]
+    text = OfflineRulebookModel(min_lexical=0.2).compose(
+        "When were QR-IIDs officially published, and in which months are new guidelines published?", "en", hits)
+    assert "30.06.2020" in text and "February" in text, text
+
+
+def test_a_structure_row_is_quoted_with_the_record_it_points_to():
+    record = ("10.1.9.1.4 ServiceActivationAllowed <SvcActvtnAllwd>\n\nPresence: [1..1]\n\n"
+              "Datatype: One of the following values must be used • Meaning When True: True "
+              "10.1.9.1.5 ServiceDescriptionLink <SvcDescLk> Definition: Information web page, as provided by "
+              "the creditor, for further information.\n\nDatatype: \"Max2048Text\" on page 114")
+    hits = [("S1", chunk("The enrolment block holds these elements.\n\n" + STRUCTURE, [STRUCTURE], index=0)),
+            ("S2", chunk(record, index=1))]  # page 4, as the row says
+    text = OfflineRulebookModel(min_lexical=0.2).compose(
+        "What is the maximum length of the ServiceDescriptionLink?", "en", hits)
+    assert "| ServiceDescriptionLink <SvcDescLk> | [0..1] | Text |" in text, text
+    assert "- ServiceDescriptionLink <SvcDescLk> Definition: Information web page" in text, text
+    assert "Max2048Text" in text, text
+    spans = SpanScorer(None, None).score("What is the maximum length of the ServiceDescriptionLink?", hits, set())
+    row = next(s for s in spans if s.row and "ServiceDescriptionLink <SvcDescLk>" in s.row)
+    assert row_pointer(row) == ("ServiceDescriptionLink", 4)
+    assert record_of("ServiceDescriptionLink", 4, "GUIDE-1", spans).text.startswith("ServiceDescriptionLink <SvcDescLk>")
+    assert record_of("ServiceDescriptionLink", 9, "GUIDE-1", spans) is None  # not on the page the row names
+    assert asks_element_definition("What is the maximum length of the ServiceDescriptionLink?")
+    assert not asks_element_definition("Is the ServiceDescriptionLink mandatory?")
