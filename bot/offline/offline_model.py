@@ -515,7 +515,14 @@ class OfflineRulebookModel(BaseChatModel):
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
                table_first: bool = False, listing: bool = False) -> str:
-        tables = _distinct_tables(rows)[:MAX_TABLES]
+        tables = _distinct_tables(rows)
+        if listing:
+            # a list table continued after a page break (the next tables of its chunk, one header) is
+            # listed whole, each part cited on its own page
+            tables = [t for t in tables if not any(_continued_by(shown, t) for shown in tables if shown is not t)]
+            tables = [part for t in tables[:MAX_TABLES] for part in [t, *_continuations(t, spans)]]
+        else:
+            tables = tables[:MAX_TABLES]
         quoted = [*chosen, *tables]
         source_languages = list(dict.fromkeys(s.chunk.language[:2] for s in quoted))
         frames = _FRAME.get(language, _FRAME["en"])
@@ -812,6 +819,26 @@ def _distinct_tables(rows: list[Span]) -> list[Span]:
         table = row.chunk.tables_csv[row.table or 0] if row.chunk.tables_csv else row.chunk.chunk_id
         seen.setdefault(" ".join(table.split()), row)
     return list(seen.values())
+
+
+def _continuations(first: Span, spans: Sequence[Span]) -> list[Span]:
+    """A row span of each table that continues `first`'s table (see `_continued_by`)."""
+    out: list[Span] = []
+    for index in range((first.table or 0) + 1, len(first.chunk.tables_csv)):
+        row = next((s for s in spans if s.chunk.chunk_id == first.chunk.chunk_id and s.table == index), None)
+        if row is None or not _continued_by(first, row):
+            break
+        out.append(row)
+    return out
+
+
+def _continued_by(first: Span, later: Span) -> bool:
+    """Is `later`'s table a continuation of `first`'s (the same chunk, the next tables, one header)?"""
+    if first.chunk.chunk_id != later.chunk.chunk_id or first.table is None or later.table is None \
+            or later.table <= first.table:
+        return False
+    header = parse_table(first.chunk.tables_csv[first.table])[0]
+    return all(parse_table(t)[0] == header for t in first.chunk.tables_csv[first.table + 1:later.table + 1])
 
 
 def _pointed_to(span: Span | None) -> list[tuple[str, str]]:

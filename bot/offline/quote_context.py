@@ -23,20 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.offline.span_scoring import Span, depends_on_previous, is_condition, is_heading
+from bot.offline.span_scoring import Span, asks_yes_no, depends_on_previous, is_condition, is_heading
 
 MAX_ECHOES = 1  # other places one quoted text is cited to, when several chunks state it word for word
 RULE_REACH = 2  # sentences before or after the best quote searched for a rule (yes/no questions)
 MAX_RULES = 2
 
-# "Can / may / must / is it allowed …?": a question whose answer is a permission or a prohibition
-_ASKS_YES_NO = re.compile(
-    # the main clause may follow a condition: "When a payment … is cancelled, may the cover be …?"
-    r"^\W{0,3}(?:(?:if|when|where|once|after|before|indien|als|wanneer|si|quand|lorsque|wenn|falls|sobald)\b"
-    r"[^,?]{3,160},\s*)?(?:can|could|may|might|must|shall|should|is|are|does|do|will|would|has|have|"
-    r"kan|kun|mag|moet|mogen|moeten|zijn|"
-    r"peut|peuvent|puis|doit|doivent|faut|est|sont|"
-    r"kann|können|darf|dürfen|muss|müssen|ist|sind|soll)\b", re.IGNORECASE)
 _STATES_RULE = re.compile(
     r"\b(?:must|shall|may|can(?:not)?|should|not|never|only|permitted|allowed|prohibited|forbidden|"
     r"incorrect|mandatory|required|moet|mag|niet|nooit|alleen|verplicht|toegestaan|verboden|"
@@ -58,11 +50,6 @@ def question_parts(question: str) -> list[str]:
     parts = [p.strip(" ,;") for p in _SECOND_QUESTION.split(question)]
     parts = [p for p in parts if len(re.findall(r"[^\W\d_]{3,}", p)) >= MIN_PART_WORDS]
     return parts if len(parts) > 1 else [question]
-
-
-def asks_yes_no(question: str) -> bool:
-    """"May the cover be cancelled separately?", "Kan ik …?", "Peut-on …?": a yes/no question."""
-    return bool(_ASKS_YES_NO.match(question))
 
 
 def states_rule(sentence: str) -> bool:

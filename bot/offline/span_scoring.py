@@ -410,6 +410,21 @@ _STATES_CONDITION = re.compile(r"\b(?:if|when|unless|where|indien|als|wanneer|si
                                r"\b(?:then|must|shall|may|moet|mag|doit|peut|muss|darf)\b", re.IGNORECASE)
 
 
+# "Can / may / must / is it allowed …?": a question whose answer is a permission or a prohibition; the
+# main clause may follow a condition ("When a payment … is cancelled, may the cover be …?")
+_ASKS_YES_NO = re.compile(
+    r"^\W{0,3}(?:(?:if|when|where|once|after|before|indien|als|wanneer|si|quand|lorsque|wenn|falls|sobald)\b"
+    r"[^,?]{3,160},\s*)?(?:can|could|may|might|must|shall|should|is|are|does|do|will|would|has|have|"
+    r"kan|kun|mag|moet|mogen|moeten|zijn|"
+    r"peut|peuvent|puis|doit|doivent|faut|est|sont|"
+    r"kann|können|darf|dürfen|muss|müssen|ist|sind|soll)\b", re.IGNORECASE)
+
+
+def asks_yes_no(question: str) -> bool:
+    """"May the cover be cancelled separately?", "Kan ik …?", "Peut-on …?": a yes/no question."""
+    return bool(_ASKS_YES_NO.match(question))
+
+
 def asks_for_condition(question: str) -> bool:
     """"When must X be present?", "Wanneer is … verplicht?": the question asks under which condition."""
     return bool(_ASKS_FOR_CONDITION.search(question))
@@ -639,6 +654,7 @@ class SpanScorer:
         asked_codes = ({a for a in asked_acronyms if len(a) >= MIN_CODE_CHARS}
                        if asks_meaning(query) and not is_condition(query) else set())
         condition = asks_for_condition(query)
+        yes_no = asks_yes_no(query)
         # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
         # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
         asked_elements = ((element_names(query) | written_out_names(query)) - naming
@@ -660,7 +676,8 @@ class SpanScorer:
             span.holds_value = holds_value(span.text, slot, unit)
             if asked_ids & ids:
                 span.bonus += IDENTIFIER_BONUS
-                if defines(span, asked_ids):
+                # "Can a QR-IBAN be debited?" asks about a rule, not what a QR-IBAN is: no sentence defines the answer
+                if defines(span, asked_ids) and not (yes_no and span.row is None):
                     span.bonus += DEFINES_BONUS
                     span.defining = True
             if not span.defining and keys_row(span, asked_codes):

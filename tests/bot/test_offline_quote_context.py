@@ -182,3 +182,30 @@ def test_a_structure_row_is_quoted_with_the_record_it_points_to():
     assert record_of("ServiceDescriptionLink", 9, "GUIDE-1", spans) is None  # not on the page the row names
     assert asks_element_definition("What is the maximum length of the ServiceDescriptionLink?")
     assert not asks_element_definition("Is the ServiceDescriptionLink mandatory?")
+
+
+def test_a_list_table_continued_after_a_page_break_is_listed_whole():
+    first = "CodeName,Name,Definition\nCLSD,Closed,Case has been closed.\nASGN,Assigned,Case has been assigned.\n"
+    second = ("CodeName,Name,Definition\nINVE,UnderInvestigation,Case is under investigation.\n"
+              "ODUE,Overdue,Investigation is taking too long.\n")
+    other = "Code,Meaning\nX1,Something else entirely\n"
+    text = ("CaseStatus2Code Definition: Specifies the status of a case, the codes are listed below.\n\n"
+            f"{first}\n\n{second}\n\n{other}")
+    hits = [("S1", chunk(text, [first, second, other]))]
+    answer = OfflineRulebookModel(min_lexical=0.2).compose("What are all the possible case status codes?", "en", hits)
+    for code in ("CLSD", "ASGN", "INVE", "ODUE"):
+        assert f"| {code} |" in answer, answer
+    assert "X1" not in answer, answer
+
+
+def test_a_yes_no_question_about_a_named_thing_is_not_answered_by_what_the_thing_is():
+    hits = [("S1", chunk("The QR-IBAN contains the QR-IID of the account-keeping financial institution.", index=0)),
+            ("S2", chunk("There must always be an IBAN in addition to a QR-IBAN for payments.\n\n"
+                         "Payments debiting a QR-IBAN are not anticipated.", index=1))]
+    question = "Can a QR-IBAN be debited for outgoing payments?"
+    order = [s.text for s in SpanScorer(None, None).score(question, hits, set())]
+    assert order.index("There must always be an IBAN in addition to a QR-IBAN for payments.") < order.index(
+        "The QR-IBAN contains the QR-IID of the account-keeping financial institution."), order
+    # asked what it is, the sentence that defines it comes first
+    order = [s.text for s in SpanScorer(None, None).score("What is a QR-IBAN?", hits, set())]
+    assert order[0].startswith("The QR-IBAN contains"), order
