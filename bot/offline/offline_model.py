@@ -98,6 +98,7 @@ MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
 MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in order
 MAX_LIST_ROWS = 20
+RANK_MARGIN = 0.05  # the best sentence of the search's first chunk is quoted when this close to the best
 PART_MARGIN = 0.06  # a part of a two-part question gets its best span not quoted yet, when this close to its best
 MAX_CONDITIONS = 3  # the conditions in a row quoted after a sentence with a number ("When true, …" / "When false, …")
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
@@ -415,6 +416,12 @@ class OfflineRulebookModel(BaseChatModel):
         chosen = distinct_quotes([s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN],
                                  MAX_QUOTES)
         rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
+        # the search ranked this chunk first on the whole passage (dense and BM25): its best sentence
+        # is quoted too when nearly as close as the best sentence of another chunk
+        first = next((s for s in spans if s.rank == 0 and s.table is None), None)
+        if first is not None and best.rank != 0 and first not in chosen and first.score >= best.score - RANK_MARGIN \
+                and all(text_key(first) != text_key(s) for s in chosen):
+            chosen.append(first)
         pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
         for target in _followed(spans, pointed):
             if target.score >= best.score - FOLLOWED_MARGIN and target not in chosen and target not in rows:

@@ -209,3 +209,34 @@ def test_a_yes_no_question_about_a_named_thing_is_not_answered_by_what_the_thing
     # asked what it is, the sentence that defines it comes first
     order = [s.text for s in SpanScorer(None, None).score("What is a QR-IBAN?", hits, set())]
     assert order[0].startswith("The QR-IBAN contains"), order
+
+
+class _Encoder:
+    """A stand-in encoder: each text's similarity to every question is given (cosine of unit vectors)."""
+
+    def __init__(self, similarity: dict[str, float]) -> None:
+        self.similarity = similarity
+
+    def embed_query(self, text: str) -> list[float]:
+        return [1.0, 0.0]
+
+    def embed_passages(self, texts: list[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            cos = next((v for k, v in self.similarity.items() if text.startswith(k)), 0.5)
+            out.append([cos, (1 - cos * cos) ** 0.5])
+        return out
+
+
+def test_the_best_sentence_of_the_first_ranked_chunk_is_quoted_when_nearly_as_close():
+    first = chunk("Take note of an exceptional rule that allows the resolution message in lieu of a status report.",
+                  index=0)
+    later = chunk("In this case a resolution message can be sent instead of a status report and the case closed.",
+                  index=1)
+    hits = [("S1", first), ("S2", later)]
+    question = "Can the resolution message be sent instead of a status report?"
+    model = OfflineRulebookModel(encoder=_Encoder({"Take note": 0.94, "In this case": 0.96}))
+    text = model.compose(question, "en", hits)
+    assert "In this case" in text and "exceptional rule" in text, text
+    far = OfflineRulebookModel(encoder=_Encoder({"Take note": 0.80, "In this case": 0.96}))
+    assert "exceptional rule" not in far.compose(question, "en", hits)
