@@ -657,8 +657,9 @@ class SpanScorer:
         yes_no = asks_yes_no(query)
         # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
         # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
+        # ("When is X required?" asks for the condition, which the element's record does not state)
         asked_elements = ((element_names(query) | written_out_names(query)) - naming
-                          if asks_about_element(query) else set())
+                          if asks_about_element(query) and not asks_for_condition(query) else set())
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)

@@ -240,3 +240,14 @@ def test_the_best_sentence_of_the_first_ranked_chunk_is_quoted_when_nearly_as_cl
     assert "In this case" in text and "exceptional rule" in text, text
     far = OfflineRulebookModel(encoder=_Encoder({"Take note": 0.80, "In this case": 0.96}))
     assert "exceptional rule" not in far.compose(question, "en", hits)
+
+
+def test_asked_when_an_element_is_required_the_rule_outranks_the_element_record():
+    hits = [("S1", chunk("10.4.2.4 OriginalActivationReference <OrgnlActvtnRef>\n\nPresence: [0..1]\n\n"
+                         "Definition: Provides the reference of the original activation request in the report.",
+                         index=0)),
+            ("S2", chunk("When Status/Code is \"Accepted\" then OriginalActivationReference must be present.",
+                         index=1))]
+    spans = SpanScorer(None, None).score("In the status report, when is OriginalActivationReference required?",
+                                         hits, set())
+    assert spans[0].text.startswith("When Status/Code"), [s.text for s in spans]
