@@ -16,8 +16,10 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    a one-line frame in the question's language (which names the source language when it
    differs); a table answers as a markdown table copied cell for cell; a question about a whole
    section gets that section's opening sentences in order; a followed cross-reference adds the
-   best span of the section it points to. Nothing is paraphrased, so the citation gate's lexical
-   check applies exactly.
+   best span of the section it points to; the best sentence brings the neighbours that carry its
+   rule, condition or conclusion (`bot.offline.quote_context`), a message guide's structure row
+   the record it points to (`bot.offline.element_records`), and a question asking two things gets
+   a quote for each. Nothing is paraphrased, so the citation gate's lexical check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
 question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
 passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.exonyms`) — or no passage
