@@ -16,10 +16,9 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    a one-line frame in the question's language (which names the source language when it
    differs); a table answers as a markdown table copied cell for cell; a question about a whole
    section gets that section's opening sentences in order; a followed cross-reference adds the
-   best span of the section it points to; the best sentence brings the neighbours that carry its
-   rule, condition or conclusion (`bot.offline.quote_context`), a message guide's structure row
-   the record it points to (`bot.offline.element_records`), and a question asking two things gets
-   a quote for each. Nothing is paraphrased, so the citation gate's lexical check applies exactly.
+   best span of the section it points to; a yes/no question's best sentence brings the permissions
+   and prohibitions next to it (`bot.offline.quote_context`). Nothing is paraphrased, so the
+   citation gate's lexical check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
 question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
 passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.exonyms`) — or no passage
@@ -63,9 +62,8 @@ from bot.offline.cross_reference import (
     type_references,
     wants_whole_section,
 )
-from bot.offline.element_records import asks_element_definition, record_of, row_pointer
 from bot.offline.exonyms import other_forms, rendering_in
-from bot.offline.quote_context import distinct_quotes, group_by_text, question_parts, text_key, with_context
+from bot.offline.quote_context import with_context
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
     MIN_DENSE,
@@ -100,9 +98,6 @@ MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
 MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in order
 MAX_LIST_ROWS = 20
-RANK_MARGIN = 0.05  # the best sentence of the search's first chunk is quoted when this close to the best
-PART_MARGIN = 0.06  # a part of a two-part question gets its best span not quoted yet, when this close to its best
-MAX_CONDITIONS = 3  # the conditions in a row quoted after a sentence with a number ("When true, …" / "When false, …")
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
 MAX_SECTION_READS = 2
@@ -309,11 +304,6 @@ class OfflineRulebookModel(BaseChatModel):
                     and _pointed_definition(span, spans, pointer_only=False) is None:
                 name = type_references(span.text)[0].name
                 return {"query": f"{name} {query}", "rulebook_ids": [span.chunk.rulebook_id]}
-        # a structure-table row of the element asked about points to the page of its record
-        top = spans[0]
-        pointer = row_pointer(top) if top.defining and asks_element_definition(query) else None
-        if pointer is not None and record_of(*pointer, top.chunk.rulebook_id, spans) is None:
-            return {"query": f"{pointer[0]} {query}", "rulebook_ids": [top.chunk.rulebook_id]}
         return None
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
@@ -415,26 +405,14 @@ class OfflineRulebookModel(BaseChatModel):
             if in_order:
                 return self._write(language, in_order, [], spans)
         best = spans[0]
-        chosen = distinct_quotes([s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN],
-                                 MAX_QUOTES)
+        chosen = [s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN][:MAX_QUOTES]
         rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
-        # the search ranked this chunk first on the whole passage (dense and BM25): its best sentence
-        # is quoted too when nearly as close as the best sentence of another chunk
-        first = next((s for s in spans if s.rank == 0 and s.table is None), None)
-        if first is not None and best.rank != 0 and first not in chosen and first.score >= best.score - RANK_MARGIN \
-                and all(text_key(first) != text_key(s) for s in chosen):
-            chosen.append(first)
         pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
         for target in _followed(spans, pointed):
             if target.score >= best.score - FOLLOWED_MARGIN and target not in chosen and target not in rows:
                 (rows if target.table is not None else chosen).append(target)
         if best.table is not None:
             chosen = chosen[:MAX_QUOTES - 1]
-            # the row of the element asked about, and its record where the row says it is (element_records)
-            pointer = row_pointer(best) if best.defining and asks_element_definition(question) else None
-            record = record_of(*pointer, best.chunk.rulebook_id, spans) if pointer else None
-            if record is not None and record not in chosen:
-                chosen.insert(0, record)
         # a pointer to where a type is defined ('Datatype: "Frequency6Code" on page 374') says nothing
         # by itself: the definition it points to is quoted instead, when a tool showed it
         replaced: list[Span] = []
@@ -461,13 +439,6 @@ class OfflineRulebookModel(BaseChatModel):
                          and s.score >= best.score - FOLLOWED_MARGIN), None)
             if fact is not None:
                 chosen.append(fact)
-        for part in question_parts(question) if len(question_parts(question)) > 1 else []:
-            # a question asking two things gets the best span for each not quoted yet (often in two documents)
-            ranked = self._scored(part, language, hits, section_ids, renderings)
-            quoted = {text_key(s) for s in [*chosen, *rows]}
-            answer = next((s for s in ranked if text_key(s) not in quoted), None)
-            if answer is not None and answer.score >= ranked[0].score - PART_MARGIN:
-                (rows if answer.table is not None else chosen).append(answer)
         for source in _pointing(spans, [*chosen, *rows], self._relevant):
             # the passage that sends the reader to the quoted section ("see Rulebook PS-03, section
             # 5.1"): the question often starts from it, so it is cited beside what it points to
@@ -524,22 +495,13 @@ class OfflineRulebookModel(BaseChatModel):
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
                table_first: bool = False, listing: bool = False) -> str:
-        tables = _distinct_tables(rows)
-        if listing:
-            # a list table continued after a page break (the next tables of its chunk, one header) is
-            # listed whole, each part cited on its own page
-            tables = [t for t in tables if not any(_continued_by(shown, t) for shown in tables if shown is not t)]
-            tables = [part for t in tables[:MAX_TABLES] for part in [t, *_continuations(t, spans)]]
-        else:
-            tables = tables[:MAX_TABLES]
+        tables = _distinct_tables(rows)[:MAX_TABLES]
         quoted = [*chosen, *tables]
         source_languages = list(dict.fromkeys(s.chunk.language[:2] for s in quoted))
         frames = _FRAME.get(language, _FRAME["en"])
         other = [lang for lang in source_languages if lang != language]
         frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
-        # a text several chunks state word for word is one line, cited to each of them
-        prose = [f"- {_cited(group[0].text, ', '.join(dict.fromkeys(s.handle for s in group)))}"
-                 for group in group_by_text(chosen)]
+        prose = [f"- {_cited(span.text, span.handle)}" for span in chosen]
         rendered = [self._table(best, spans, language, listing) for best in tables]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
         lines = [frame]
@@ -697,13 +659,7 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
                 position += 1
         elif after is not None and after not in out and after not in chosen and is_condition(after.text) \
                 and (span.holds_asked_fact or re.search(r"\d", span.text)):
-            # the conditions in a row ("When true, …" / "When false, …"): each is one case of the rule
-            position = key[1] + 1
-            while (item := prose_spans.get((key[0], position))) is not None and is_condition(item.text) \
-                    and position - key[1] <= MAX_CONDITIONS:
-                if item not in out and item not in chosen:
-                    out.append(item)
-                position += 1
+            out.append(after)
     return out
 
 
@@ -828,26 +784,6 @@ def _distinct_tables(rows: list[Span]) -> list[Span]:
         table = row.chunk.tables_csv[row.table or 0] if row.chunk.tables_csv else row.chunk.chunk_id
         seen.setdefault(" ".join(table.split()), row)
     return list(seen.values())
-
-
-def _continuations(first: Span, spans: Sequence[Span]) -> list[Span]:
-    """A row span of each table that continues `first`'s table (see `_continued_by`)."""
-    out: list[Span] = []
-    for index in range((first.table or 0) + 1, len(first.chunk.tables_csv)):
-        row = next((s for s in spans if s.chunk.chunk_id == first.chunk.chunk_id and s.table == index), None)
-        if row is None or not _continued_by(first, row):
-            break
-        out.append(row)
-    return out
-
-
-def _continued_by(first: Span, later: Span) -> bool:
-    """Is `later`'s table a continuation of `first`'s (the same chunk, the next tables, one header)?"""
-    if first.chunk.chunk_id != later.chunk.chunk_id or first.table is None or later.table is None \
-            or later.table <= first.table:
-        return False
-    header = parse_table(first.chunk.tables_csv[first.table])[0]
-    return all(parse_table(t)[0] == header for t in first.chunk.tables_csv[first.table + 1:later.table + 1])
 
 
 def _pointed_to(span: Span | None) -> list[tuple[str, str]]:

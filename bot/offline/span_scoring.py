@@ -391,8 +391,7 @@ _ASKS_FOR_LIST = re.compile(
     r"\b(what|which)\s+(\w+\s+){0,3}(codes|values|types|kinds|methods|options|statuses|ranges)\s+"
     r"(are|can|does|do|may|must|is|exist)\b", re.IGNORECASE)
 _DEPENDENT_OPENING = re.compile(
-    r"^\W{0,3}(this|these|those|such|it|they|in\s+(this|that|such\s+a)\s+(case|context|situation)|in\s+such\s+cases|"
-    r"in\s+that\s+event|however|otherwise|"
+    r"^\W{0,3}(this|these|those|such|it|they|in\s+(this|that|such\s+a)\s+case|in\s+that\s+event|however|otherwise|"
     r"if\s+so|the\s+same|accordingly|dit|deze|die|in\s+dat\s+geval|echter|ce|cette|ces|dans\s+ce\s+cas|"
     r"toutefois|dies|diese[rs]?|in\s+diesem\s+fall|jedoch)\b", re.IGNORECASE)
 _CONDITION_OPENING = re.compile(
@@ -541,23 +540,6 @@ def element_names(text: str) -> set[str]:
     return {m.casefold() for m in _ELEMENT_NAME.findall(text)}
 
 
-MAX_NAME_WORDS = 4
-
-
-def written_out_names(text: str) -> set[str]:
-    """The element names a question may write out in words ("the merchant category code" ->
-    "merchantcategorycode", as a guide's row "MerchantCategoryCode <MrchntCtgyCd>" names it): every
-    run of two to four words, run together and folded, except the ones after "in (the)", which name
-    where the element sits. Only a row or record keyed by exactly that name counts (`defines`), so
-    the runs that name nothing cost nothing."""
-    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", fold_accents(text)))]
-    # "… in the activation data": the block the element sits in, not the element asked about
-    inside = {i for i in range(len(words)) if words[i - 1:i] in (["in"], ["within"])
-              or (words[i - 1:i] in (["the"], ["a"], ["an"]) and words[i - 2:i - 1] in (["in"], ["within"]))}
-    return {"".join(words[i:i + n]) for n in range(2, MAX_NAME_WORDS + 1) for i in range(len(words) - n + 1)
-            if i not in inside}
-
-
 def asks_about_element(question: str) -> bool:
     """Does the question ask about an element itself (its type, format, length, multiplicity, whether
     it is mandatory, what it means), rather than about a rule or a step that involves it?"""
@@ -658,8 +640,8 @@ class SpanScorer:
         # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
         # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
         # ("When is X required?" asks for the condition, which the element's record does not state)
-        asked_elements = ((element_names(query) | written_out_names(query)) - naming
-                          if asks_about_element(query) and not asks_for_condition(query) else set())
+        asked_elements = (element_names(query) - naming
+                          if asks_about_element(query) and not condition else set())
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)
