@@ -636,7 +636,6 @@ class SpanScorer:
         asked_codes = ({a for a in asked_acronyms if len(a) >= MIN_CODE_CHARS}
                        if asks_meaning(query) and not is_condition(query) else set())
         condition = asks_for_condition(query)
-        yes_no = asks_yes_no(query)
         # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
         # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
         # ("When is X required?" asks for the condition, which the element's record does not state)
@@ -659,8 +658,7 @@ class SpanScorer:
             span.holds_value = holds_value(span.text, slot, unit)
             if asked_ids & ids:
                 span.bonus += IDENTIFIER_BONUS
-                # "Can a QR-IBAN be debited?" asks about a rule, not what a QR-IBAN is: no sentence defines the answer
-                if defines(span, asked_ids) and not (yes_no and span.row is None):
+                if defines(span, asked_ids):
                     span.bonus += DEFINES_BONUS
                     span.defining = True
             if not span.defining and keys_row(span, asked_codes):

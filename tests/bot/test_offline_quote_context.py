@@ -86,19 +86,6 @@ def test_a_quote_is_cited_where_most_of_it_is():
     assert page_of_quote(c, " ".join(text.split())) == 6
 
 
-def test_a_yes_no_question_about_a_named_thing_is_not_answered_by_what_the_thing_is():
-    hits = [("S1", chunk("The QR-IBAN contains the QR-IID of the account-keeping financial institution.", index=0)),
-            ("S2", chunk("There must always be an IBAN in addition to a QR-IBAN for payments.\n\n"
-                         "Payments debiting a QR-IBAN are not anticipated.", index=1))]
-    question = "Can a QR-IBAN be debited for outgoing payments?"
-    order = [s.text for s in SpanScorer(None, None).score(question, hits, set())]
-    assert order.index("There must always be an IBAN in addition to a QR-IBAN for payments.") < order.index(
-        "The QR-IBAN contains the QR-IID of the account-keeping financial institution."), order
-    # asked what it is, the sentence that defines it comes first
-    order = [s.text for s in SpanScorer(None, None).score("What is a QR-IBAN?", hits, set())]
-    assert order[0].startswith("The QR-IBAN contains"), order
-
-
 def test_asked_when_an_element_is_required_the_rule_outranks_the_element_record():
     hits = [("S1", chunk("10.4.2.4 OriginalActivationReference <OrgnlActvtnRef>\n\nPresence: [0..1]\n\n"
                          "Definition: Provides the reference of the original activation request in the report.",
