@@ -43,7 +43,7 @@ sentence as soon as it is complete (see `knowledge.sentences`) and releases it â
    (with our fixed refusal text) when the draft carries the refusal marker, else blocked; no cited sentence or table kept â†’
    blocked. Blocked answers read `NO_GROUNDED_ANSWER` and go to the review queue.
 
-Pages: a citation names the page on which its quoted span starts (`bot.gate.citation_pages`); two
+Pages: a citation names the page holding most of its quoted span (`bot.gate.citation_pages`); two
 sentences quoting one chunk on two different pages get two citations.
 
 Languages: the answer's language is the question's. A citation whose chunk is in another
@@ -436,7 +436,7 @@ class CitationGate:
 
     # -- citations -----------------------------------------------------------------------------
     def _cite(self, handle: str, chunk: ChunkPayload, quote: str) -> int:
-        """The number of the citation of `chunk` on the page where `quote` starts (new or reused)."""
+        """The number of the citation of `chunk` on the page holding most of `quote` (new or reused)."""
         page = page_of_quote(chunk, quote)
         key = (handle, page)
         if key not in self._numbers:
