@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.offline.subject_terms import SUBJECT_MAX_HEADINGS, SUBJECT_MAX_SHARE, missing_subject
+
 DENSE_GRID = tuple(round(0.80 + 0.005 * i, 3) for i in range(31))  # 0.80 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
 ELSEWHERE_OVERLAP = 0.6
@@ -56,10 +58,24 @@ class Bar:
     # kind asked (None: no such check), the largest share of uncovered question terms (None: no check)
     min_dense_slot: float | None = None
     max_uncovered: float | None = None
+    # the subject check (bot.offline.subject_terms): more than max_missing_subject subject terms (in the
+    # headings of 1..subject_max_headings rulebooks, in at most subject_max_share of the chunks) missing
+    # from the evidence refuses (None: no check); a value of the kind asked more than max_slot_gap
+    # below the best span refuses (None: no check)
+    max_missing_subject: int | None = None
+    subject_max_share: float = SUBJECT_MAX_SHARE
+    subject_max_headings: int = SUBJECT_MAX_HEADINGS
+    max_slot_gap: float | None = None
 
     def covers(self, s: Signal) -> bool:
         if self.min_dense_slot is not None and s.slot is not None \
                 and (s.max_dense_slot is None or s.max_dense_slot < self.min_dense_slot):
+            return False
+        if self.max_missing_subject is not None and len(missing_subject(
+                s.subject, self.subject_max_share, self.subject_max_headings)) > self.max_missing_subject:
+            return False
+        if self.max_slot_gap is not None and s.slot is not None and s.slot_gap is not None \
+                and s.slot_gap > self.max_slot_gap:
             return False
         return not (self.max_uncovered is not None and s.uncovered is not None and s.uncovered > self.max_uncovered)
 
@@ -88,6 +104,13 @@ class Signal:
     max_dense_slot: float | None = None  # best similarity of a span holding a value of that kind
     uncovered: float | None = None  # share of the question's content terms in no passage (None: not measured)
     named_section: bool = False  # the section the question names by number and title was read: answered
+    subject: tuple[tuple[str, float, int, bool], ...] | None = None  # Decision.subject (None: not measured)
+    slot_gap: float | None = None  # Decision.slot_gap
+
+
+def _subject_keys(bar: Bar) -> dict[str, Any]:
+    return {"max_missing_subject": bar.max_missing_subject, "subject_max_share": bar.subject_max_share,
+            "subject_max_headings": bar.subject_max_headings, "max_slot_gap": bar.max_slot_gap}
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
@@ -104,8 +127,10 @@ def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = N
 
 
 def _coverage(d: dict[str, Any]) -> dict[str, Any]:
+    subject = d.get("subject")
     return {"slot": d.get("slot"), "max_dense_slot": d.get("max_dense_slot"), "uncovered": d.get("uncovered"),
-            "named_section": bool(d.get("named_section"))}
+            "named_section": bool(d.get("named_section")),
+            "subject": None if subject is None else tuple(tuple(t) for t in subject), "slot_gap": d.get("slot_gap")}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -175,7 +200,7 @@ def point(signals: Sequence[Signal], min_dense: float | Bar, min_lexical: float 
     return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
             "min_dense_other_language": bar.min_dense_other_language,
             "min_dense_disagree": bar.min_dense_disagree,
-            "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered,
+            "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered, **_subject_keys(bar),
             "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
             "answered_share": round(len(normal_answered) / len(normal), 4) if normal else None,
             "right_of_answered": round(len(right_normal) / len(normal_answered), 4) if normal_answered else None,
@@ -228,6 +253,17 @@ class _Columns:
         self.unanswerable = np.array([s.view == "unanswerable" for s in signals])
         self.has_contain = np.array([s.must_contain is not None for s in signals]) & self.normal
         self.contain = np.array([bool(s.must_contain) for s in signals])
+        self._signals = list(signals)
+        self._missing: dict[tuple[float, int], Any] = {}
+        self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
+
+    def missing(self, share: float, headings: int) -> Any:
+        """Per signal, the number of subject terms at this rarity the evidence does not hold."""
+        key = (share, headings)
+        if key not in self._missing:
+            self._missing[key] = self.np.array([len(missing_subject(s.subject, share, headings))
+                                                for s in self._signals])
+        return self._missing[key]
 
     def answered(self, bar: Bar) -> Any:
         np = self.np
@@ -239,6 +275,10 @@ class _Columns:
             ok &= ~self.slot | (self.slot_dense >= bar.min_dense_slot)
         if bar.max_uncovered is not None:
             ok &= (self.uncovered < 0) | (self.uncovered <= bar.max_uncovered)
+        if bar.max_missing_subject is not None:
+            ok &= self.missing(bar.subject_max_share, bar.subject_max_headings) <= bar.max_missing_subject
+        if bar.max_slot_gap is not None:
+            ok &= (self.gap < 0) | (self.gap <= bar.max_slot_gap)
         return ok | (self.base & self.named)
 
     def point(self, bar: Bar) -> dict[str, Any]:
@@ -255,7 +295,7 @@ class _Columns:
         return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
                 "min_dense_other_language": bar.min_dense_other_language,
                 "min_dense_disagree": bar.min_dense_disagree,
-                "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered,
+                "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered, **_subject_keys(bar),
                 "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
                 "answered_share": round(normal_answered / n_normal, 4) if n_normal else None,
                 "right_of_answered": round(right_normal / normal_answered, 4) if normal_answered else None,
@@ -269,7 +309,7 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
           lexical_grid: Iterable[float] = LEXICAL_GRID,
           other_grid: Iterable[float] = (MIN_DENSE_OTHER_LANGUAGE,),
           disagree: bool = False, slot_grid: Iterable[float | None] = (None,),
-          uncovered_grid: Iterable[float | None] = (None,)) -> list[dict[str, Any]]:
+          uncovered_grid: Iterable[float | None] = (None,), subject: Bar | None = None) -> list[dict[str, Any]]:
     """Every setting of the grids; with `disagree`, higher dense bars for disagreeing signals too
     (`DISAGREE_STEPS` above min_dense; None: the same bar)."""
     columns = _Columns(signals)
@@ -283,17 +323,27 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
                 for dd in steps:
                     for sl in slots:
                         for un in uncovereds:
-                            points.append(columns.point(Bar(d, lx, o, dd, sl, un)))
+                            bar = Bar(d, lx, o, dd, sl, un)
+                            if subject is not None:
+                                bar = with_subject(bar, max_missing_subject=subject.max_missing_subject,
+                                                   subject_max_share=subject.subject_max_share,
+                                                   subject_max_headings=subject.subject_max_headings,
+                                                   max_slot_gap=subject.max_slot_gap)
+                            points.append(columns.point(bar))
     return points
 
 
 def _key(p: dict[str, Any]) -> tuple[float, ...]:
     """F1, then the more cautious setting: higher bars. A coverage check is only switched on where it
     changes the dev outcome: when "no check" ties with a bar, no check is chosen (a bar that never
-    fires on dev has no evidence behind it and would refuse unmeasured questions elsewhere)."""
+    fires on dev has no evidence behind it and would refuse unmeasured questions elsewhere). Among
+    subject checks that tie, the one that calls fewer terms subject terms (it refuses less elsewhere)."""
     disagree = p.get("min_dense_disagree")
     slot, uncovered = p.get("min_dense_slot"), p.get("max_uncovered")
-    return (p["f1"], p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
+    missing, gap = p.get("max_missing_subject"), p.get("max_slot_gap")
+    return (p["f1"], 2.0 if missing is None else missing, 2.0 if gap is None else gap,
+            -(p.get("subject_max_share") or 0.0), -(p.get("subject_max_headings") or 0),
+            p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
             p["min_dense_other_language"], 2.0 if slot is None else slot,
             2.0 if uncovered is None else -uncovered)
 
@@ -304,10 +354,38 @@ def choose(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def bar_of(p: dict[str, Any]) -> Bar:
     return Bar(p["min_dense"], p["min_lexical"], p.get("min_dense_other_language", MIN_DENSE_OTHER_LANGUAGE),
-               p.get("min_dense_disagree"), p.get("min_dense_slot"), p.get("max_uncovered"))
+               p.get("min_dense_disagree"), p.get("min_dense_slot"), p.get("max_uncovered"),
+               p.get("max_missing_subject"), p.get("subject_max_share", SUBJECT_MAX_SHARE),
+               p.get("subject_max_headings", SUBJECT_MAX_HEADINGS), p.get("max_slot_gap"))
 
 
-_COVERAGE = ("min_dense_slot", "max_uncovered")
+def with_subject(bar: Bar, **changes: Any) -> Bar:
+    from dataclasses import replace
+
+    return replace(bar, **changes)
+
+
+_COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
+             "max_slot_gap")
+# the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
+# missing subject terms allowed (None: no check); the value's score gap below the best span
+SUBJECT_SHARE_GRID = (0.01, 0.02, 0.05, 0.1, 0.2)
+SUBJECT_HEADINGS_GRID = (1, 2, 3, 5)
+MISSING_SUBJECT_GRID: tuple[int | None, ...] = (None, 0, 1, 2)
+SLOT_GAP_GRID: tuple[float | None, ...] = (None, 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2)
+
+
+def subject_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
+    """Every subject-check setting and value gap at the other bars of `at`."""
+    columns = _Columns(signals)
+    points = []
+    for gap in SLOT_GAP_GRID:
+        for missing in MISSING_SUBJECT_GRID:
+            for share in (SUBJECT_SHARE_GRID if missing is not None else (at.subject_max_share,)):
+                for headings in (SUBJECT_HEADINGS_GRID if missing is not None else (at.subject_max_headings,)):
+                    points.append(columns.point(with_subject(at, max_missing_subject=missing, subject_max_share=share,
+                                                             subject_max_headings=headings, max_slot_gap=gap)))
+    return points
 
 
 def _same(p: dict[str, Any], chosen: dict[str, Any], keys: Sequence[str]) -> bool:
@@ -339,14 +417,20 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
                           and _same(p, chosen, _COVERAGE)),
                          key=lambda p: p.get("min_dense_disagree") or p["min_dense"])
     fixed = [p for p in at if p.get("min_dense_other_language") == other and p.get("min_dense_disagree") == disagree]
-    by_slot = sorted((p for p in fixed if p.get("max_uncovered") == chosen.get("max_uncovered")),
-                     key=lambda p: p.get("min_dense_slot") or 0.0)
-    by_uncovered = sorted((p for p in fixed if p.get("min_dense_slot") == chosen.get("min_dense_slot")),
+    subject_keys = ("max_missing_subject", "subject_max_share", "subject_max_headings", "max_slot_gap")
+    by_slot = sorted((p for p in fixed if p.get("max_uncovered") == chosen.get("max_uncovered")
+                      and _same(p, chosen, subject_keys)), key=lambda p: p.get("min_dense_slot") or 0.0)
+    by_gap = sorted((p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", *subject_keys[:3]))),
+                    key=lambda p: p.get("max_slot_gap") if p.get("max_slot_gap") is not None else 0.3)
+    by_subject = [p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", "max_slot_gap",
+                                                         "subject_max_headings"))]
+    by_uncovered = sorted((p for p in fixed if p.get("min_dense_slot") == chosen.get("min_dense_slot")
+                           and _same(p, chosen, subject_keys)),
                           key=lambda p: -(p.get("max_uncovered") if p.get("max_uncovered") is not None else 1.05))
     points = [p for p in points if p.get("min_dense_other_language") == other and _on_disagree_line(p, disagree)
               and _same(p, chosen, _COVERAGE)]
-    fig, axes = plt.subplots(2, 3, figsize=(20, 9))
-    left, right, third, fourth, fifth, sixth = axes.flat
+    fig, axes = plt.subplots(2, 4, figsize=(26, 9))
+    left, right, third, fourth, seventh, fifth, sixth, eighth = axes.flat
     for lexical in sorted({p["min_lexical"] for p in points}):
         row = [p for p in points if p["min_lexical"] == lexical]
         label = "lexical off" if lexical > 1 else f"min_lexical {lexical}"
@@ -383,7 +467,25 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     sixth.axvline(uncovered if uncovered is not None else 1.05, color="grey", linestyle="--")
     sixth.set(xlabel="max_uncovered (share of question terms in no passage; 1.05 = no check)", ylabel="share",
               ylim=(0, 1.02), title="coverage: the question's own terms")
-    for ax in (right, third, fourth, fifth, sixth):
+    for missing in sorted({p.get("max_missing_subject") for p in by_subject}, key=lambda m: -1 if m is None else m):
+        row = sorted((p for p in by_subject if p.get("max_missing_subject") == missing),
+                     key=lambda p: p.get("subject_max_share") or 0.0)
+        label = "no subject check" if missing is None else f"refuse above {missing} missing"
+        xs = [p.get("subject_max_share") for p in row] if missing is not None else list(SUBJECT_SHARE_GRID)
+        ys = [p["f1"] for p in row] if missing is not None else [row[0]["f1"]] * len(xs)
+        seventh.plot(xs, ys, label=f"F1, {label}", marker=".", linestyle="--" if missing is None else "-")
+        if missing == chosen.get("max_missing_subject") and missing is not None:
+            for key, name in _SHARES[1:4]:
+                seventh.plot(xs, [p.get(key) for p in row], label=f"{name}, {label}", marker=".", linewidth=0.8)
+    seventh.set(xscale="log", xlabel="subject_max_share (a subject term is in at most this share of the chunks)",
+                ylabel="share", ylim=(0, 1.02),
+                title=f"subject check at subject_max_headings {chosen.get('subject_max_headings')}")
+    _lines(eighth, by_gap, lambda p: p.get("max_slot_gap") if p.get("max_slot_gap") is not None else 0.3, _SHARES)
+    gap = chosen.get("max_slot_gap")
+    eighth.axvline(gap if gap is not None else 0.3, color="grey", linestyle="--")
+    eighth.set(xlabel="max_slot_gap (best span holding the asked kind of value, below the best span; 0.3 = no check)",
+               ylabel="share", ylim=(0, 1.02), title="coverage: the value near the evidence")
+    for ax in (right, third, fourth, fifth, sixth, seventh, eighth):
         ax.legend(fontsize=7)
     fig.suptitle(title)
     fig.tight_layout()
@@ -440,9 +542,18 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     points = sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
                    uncovered_grid=UNCOVERED_GRID)
     first = bar_of(choose(points))
+    # the subject check and the value gap at those bars; then the other bars again at the chosen check
+    # (a subject check that refuses neighbouring answers may let a lower dense bar keep paraphrases)
+    points += subject_sweep(signals, first)
+    second = bar_of(choose(points))
+    if (second.max_missing_subject, second.max_slot_gap) != (None, None):
+        points += sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
+                        uncovered_grid=(None,), subject=second)
+        points += subject_sweep(signals, bar_of(choose(points)))
+    first = bar_of(choose(points))
     columns = _Columns(signals)
-    points += [columns.point(Bar(first.min_dense, first.min_lexical, o, first.min_dense_disagree, first.min_dense_slot,
-                                 first.max_uncovered)) for o in OTHER_GRID if o != now.min_dense_other_language]
+    points += [columns.point(with_subject(first, min_dense_other_language=o))
+               for o in OTHER_GRID if o != first.min_dense_other_language]
     chosen = choose(points)
     bar = bar_of(chosen)
     # the test halves, read at the current and the chosen values only: never looked at to choose
@@ -453,7 +564,8 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     result = {
         "what": "answer/refuse thresholds of the offline model (bot.offline.span_scoring MIN_DENSE, MIN_LEXICAL, "
                 "MIN_DENSE_OTHER_LANGUAGE, MIN_DENSE_DISAGREE, and the evidence-coverage bars MIN_DENSE_SLOT, "
-                "MAX_UNCOVERED)",
+                "MAX_UNCOVERED; bot.offline.subject_terms MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, "
+                "SUBJECT_MAX_HEADINGS, MAX_SLOT_GAP)",
         "method": __doc__.split("\n\n", 1)[1].strip(),
         "dev_signals": {"total": len(signals), **dict(sorted(counts.items()))},
         "inputs": [r.get("command", r.get("benchmark", "")) for r in [*answering, *exclusion, *e2e]],

@@ -1,0 +1,176 @@
+"""The subject a question names, and whether the evidence an answer would quote is about it.
+
+A careful reader checks the subject before the value: a question about the fee for certifying a
+device model, the expiry of a direct debit mandate or a verification-of-payee request is not
+answered by a passage about refund fees, refund deadlines or rejects, however close the two are in
+meaning. The words that name a subject are the ones that pick out documents: they are rare across
+the corpus and they appear in its headings (rulebook titles, section paths and titles: "Mandate",
+"Verification of Payee", "Device certification"). Words that are rare but appear in no heading
+("want", "back", "sent") only phrase a question.
+
+`CorpusVocabulary` holds, for every term of the corpus (the BM25 tokenizer's stems and
+identifiers, so questions and passages are compared as the search compares them): the share of
+chunks that hold it, and the number of rulebooks whose headings hold it. It is read from the store
+(every chunk, whoever may see it: rarity is a property of the corpus, and a weight reveals no text)
+and rebuilt when it is older than `REFRESH_SECONDS`, so a newly indexed rulebook's words count.
+
+`subject_coverage` reports each content term of the question (without the words that only say how
+it asks, `span_scoring.ASKING_WORDS`) with its rarity and whether the evidence holds it: the
+chunks of the spans an answer would quote (`evidence_spans`), their text, tables, section path,
+section title and rulebook title. Terms are compared within one language only: when that evidence
+is in another language than the question, coverage is not measured (None) and the other-language
+bar decides alone. Which rarity makes a term a subject term, and how many missing subject terms
+refuse an answer, are calibrated on dev questions (`evals.calibration`, `Bar.subject_*`) and applied
+by `missing_subject` (bot.offline.offline_model.OfflineRulebookModel.covers).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from knowledge.bm25 import tokenize
+from knowledge.payload import ChunkPayload
+
+REFRESH_SECONDS = 600.0
+# The subject check's bars (calibrated by the dev sweep, evals/baselines/calibration_offline.json):
+# a subject term is in the headings of 1..SUBJECT_MAX_HEADINGS rulebooks and in at most
+# SUBJECT_MAX_SHARE of the chunks; more than MAX_MISSING_SUBJECT of them missing from the evidence
+# refuses (None: no check). MAX_SLOT_GAP: see `value_gap` (None: no check).
+SUBJECT_MAX_SHARE = 0.05
+SUBJECT_MAX_HEADINGS = 2
+MAX_MISSING_SUBJECT: int | None = None
+MAX_SLOT_GAP: float | None = None
+QUOTE_MARGIN = 0.03  # as the offline model: spans this close to the best are quoted with it
+MAX_QUOTES = 3
+MIN_PREFIX = 5  # a stem this long that begins another counts as the same word (see `_held`)
+_PUNCTUATION = "?!.,;:'\"()«»"
+
+
+@dataclass(frozen=True)
+class TermRarity:
+    chunk_share: float  # share of the corpus's chunks that hold the term (0: none)
+    heading_rulebooks: int  # rulebooks whose title, section paths or section titles hold it
+
+
+class CorpusVocabulary:
+    """Term rarity over the whole index (see the module docstring); safe to share across threads."""
+
+    def __init__(self, store: Any, refresh_seconds: float = REFRESH_SECONDS) -> None:
+        self._store = store
+        self._refresh = refresh_seconds
+        self._lock = threading.Lock()
+        self._built_at = float("-inf")
+        self._chunks = 0
+        self._df: Counter[str] = Counter()
+        self._headings: dict[str, int] = {}
+
+    @classmethod
+    def of(cls, knowledge: Any) -> CorpusVocabulary | None:
+        store = getattr(knowledge, "store", None)
+        return cls(store) if store is not None and hasattr(store, "scroll") else None
+
+    def rarity(self, terms: Sequence[str]) -> dict[str, TermRarity]:
+        self._fresh()
+        total = max(1, self._chunks)
+        return {t: TermRarity(self._df.get(t, 0) / total, self._headings.get(t, 0)) for t in terms}
+
+    def _fresh(self) -> None:
+        if time.monotonic() - self._built_at < self._refresh:
+            return
+        with self._lock:
+            if time.monotonic() - self._built_at < self._refresh:
+                return
+            df: Counter[str] = Counter()
+            headed: dict[str, set[str]] = {}
+            chunks = 0
+            for chunk in self._store.scroll():
+                chunks += 1
+                heading = set(tokenize(heading_text(chunk), chunk.language))
+                df.update(heading | set(tokenize(body_text(chunk), chunk.language)))
+                for term in heading:
+                    headed.setdefault(term, set()).add(chunk.rulebook_id)
+            self._df, self._chunks = df, chunks
+            self._headings = {t: len(r) for t, r in headed.items()}
+            self._built_at = time.monotonic()
+
+
+def heading_text(chunk: ChunkPayload) -> str:
+    return " ".join([chunk.rulebook_title, *chunk.section_path, chunk.section_title or ""])
+
+
+def body_text(chunk: ChunkPayload) -> str:
+    return " ".join([chunk.text, *chunk.tables_csv])
+
+
+def question_terms(question: str, language: str) -> list[str]:
+    """The question's content terms: stems and identifiers, without numbers and asking words."""
+    from bot.offline.span_scoring import ASKING_WORDS, _fold
+
+    asked = " ".join(w for w in question.split() if _fold(w).strip(_PUNCTUATION) not in ASKING_WORDS)
+    return [t for t in dict.fromkeys(tokenize(asked, language)) if not t.isdigit()]
+
+
+def evidence_spans(spans: Sequence[Any]) -> list[Any]:
+    """The spans an answer would quote: prose and rows within `QUOTE_MARGIN` of the best span
+    (spans sorted best first, as `SpanScorer.score` returns them)."""
+    if not spans:
+        return []
+    bar = spans[0].score - QUOTE_MARGIN
+    prose = [s for s in spans if s.table is None and s.score >= bar][:MAX_QUOTES]
+    rows = [s for s in spans if s.table is not None and s.score >= bar]
+    return [spans[0], *prose, *rows]
+
+
+def subject_coverage(question: str, language: str, spans: Sequence[Any], vocabulary: CorpusVocabulary | None
+                     ) -> list[tuple[str, float, int, bool]] | None:
+    """[(term, chunk share, heading rulebooks, held by the evidence)] for each content term of the
+    question; None when there is no vocabulary, no evidence, or the evidence is in another language."""
+    if vocabulary is None:
+        return None
+    evidence = evidence_spans(spans)
+    chunks = list({s.chunk.chunk_id: s.chunk for s in evidence}.values())
+    same = [c for c in chunks if c.language[:2] == language[:2]]
+    if not same or evidence[0].chunk.language[:2] != language[:2]:
+        return None
+    terms = question_terms(question, language)
+    held: set[str] = set()
+    for chunk in same:
+        held.update(tokenize(f"{heading_text(chunk)} {body_text(chunk)}", chunk.language))
+    rarity = vocabulary.rarity(terms)
+    return [(t, round(rarity[t].chunk_share, 5), rarity[t].heading_rulebooks, _held(t, held)) for t in terms]
+
+
+def _held(term: str, held: set[str]) -> bool:
+    """The term, or a word of the same stem family ("certifi" for "certify", "certif" for
+    "certification": Snowball stems a verb and its noun apart), is in the evidence."""
+    if term in held:
+        return True
+    if len(term) < MIN_PREFIX or any(ch.isdigit() for ch in term):
+        return False
+    return any(len(w) >= MIN_PREFIX and (w.startswith(term) or term.startswith(w)) for w in held)
+
+
+def missing_subject(coverage: Sequence[Sequence[Any]] | None, max_share: float, max_heading_rulebooks: int,
+                    unknown: bool = False) -> list[str]:
+    """The subject terms (in the headings of at least one and at most `max_heading_rulebooks`
+    rulebooks, in at most `max_share` of the chunks; with `unknown`, also terms no chunk holds) that
+    the evidence does not hold."""
+    if not coverage:
+        return []
+    return [term for term, share, headings, held in coverage if not held and share <= max_share
+            and (1 <= headings <= max_heading_rulebooks or (unknown and share == 0))]
+
+
+def value_gap(spans: Sequence[Any]) -> float | None:
+    """How far below the best span the best span holding a value of the kind asked scores (0: the
+    best span holds one; None: no span does). A value far from the evidence answers something else
+    ("handling fee EUR 50" beside a question about the onboarding fee)."""
+    held = [s.score for s in spans if getattr(s, "holds_value", False)]
+    if not spans or not held:
+        return None
+    return round(max(0.0, spans[0].score - max(held)), 4)

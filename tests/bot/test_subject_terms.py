@@ -1,0 +1,96 @@
+"""The subject check: the question's subject terms (rare in the corpus, in its headings) must be held
+by the evidence an answer would quote (bot/offline/subject_terms.py)."""
+
+from __future__ import annotations
+
+from bot.offline.span_scoring import Span
+from bot.offline.subject_terms import (
+    CorpusVocabulary,
+    evidence_spans,
+    missing_subject,
+    question_terms,
+    subject_coverage,
+    value_gap,
+)
+from knowledge.payload import ChunkPayload
+
+
+def _chunk(rulebook: str, index: int, title: str, section: str, text: str, language: str = "en") -> ChunkPayload:
+    return ChunkPayload(chunk_id=f"{rulebook}:{index}", rulebook_id=rulebook, rulebook_title=title, language=language,
+                        page_start=1, page_end=1, section_path=[section], section_title=section, chunk_index=index,
+                        text=text, content_hash=f"{rulebook}{index}")
+
+
+FEES = _chunk("FEES", 0, "Fees and Charges Schedule", "Handling fees",
+              "A handling fee of EUR 50 applies to every manual correction of a payment.")
+DEVICES = _chunk("DEV", 0, "Card and Device Acceptance Rulebook", "Device certification",
+                 "The certification of a payment device model costs EUR 2,500 per model.")
+FILLER = [_chunk(f"R{i}", 0, f"Rulebook {i}", "General provisions",
+                 "Participants must apply the rules of this rulebook to every payment they process.")
+          for i in range(8)]
+
+
+class _Store:
+    def __init__(self, chunks: list[ChunkPayload]) -> None:
+        self.chunks = chunks
+        self.scrolls = 0
+
+    def scroll(self, access=None):
+        self.scrolls += 1
+        yield from self.chunks
+
+
+def _span(chunk: ChunkPayload, text: str, dense: float, holds_value: bool = False) -> Span:
+    return Span(handle="1", chunk=chunk, rank=0, text=text, dense=dense, holds_value=holds_value)
+
+
+def test_the_vocabulary_counts_chunks_and_the_rulebooks_whose_headings_hold_a_term():
+    store = _Store([FEES, DEVICES, *FILLER])
+    vocabulary = CorpusVocabulary(store)
+    rarity = vocabulary.rarity(["certif", "payment", "rulebook", "model"])
+    assert rarity["certif"].heading_rulebooks == 1 and rarity["certif"].chunk_share == 1 / 10
+    assert rarity["payment"].heading_rulebooks == 0 and rarity["payment"].chunk_share == 1.0
+    assert rarity["rulebook"].heading_rulebooks == 9  # in every title but the schedule's
+    assert rarity["model"].heading_rulebooks == 0  # rare, but in no heading: phrasing, not subject
+    vocabulary.rarity(["certif"])
+    assert store.scrolls == 1  # built once, not for every question
+    stale = CorpusVocabulary(store, refresh_seconds=0.0)
+    stale.rarity(["x"]), stale.rarity(["x"])
+    assert store.scrolls == 3  # rebuilt when older than its refresh period (a rulebook indexed since)
+
+
+def test_evidence_about_another_subject_misses_the_questions_subject_term():
+    vocabulary = CorpusVocabulary(_Store([FEES, DEVICES, *FILLER]))
+    question = "How much does it cost to certify a payment device model?"
+    assert "much" not in question_terms(question, "en")  # asking words are not the subject
+    # the device rulebook hidden: the densest evidence left is the handling fee
+    elsewhere = subject_coverage(question, "en", [_span(FEES, FEES.text, 0.86, True)], vocabulary)
+    assert missing_subject(elsewhere, 0.2, 2) == ["devic"]  # "Card and Device …": one rulebook's heading
+    held = subject_coverage(question, "en", [_span(DEVICES, DEVICES.text, 0.9, True)], vocabulary)
+    assert missing_subject(held, 0.2, 2) == []
+    assert dict((t, h) for t, _, _, h in held)["certifi"]  # "certify" / "certification": one stem family
+    # a term in the headings of more rulebooks than the bar allows is not distinctive
+    assert missing_subject(elsewhere, 0.2, 0) == []
+
+
+def test_evidence_in_another_language_is_not_compared_word_for_word():
+    dutch = _chunk("NL", 0, "Handelaarsreglement", "Certificering", "De certificering van een toestel kost EUR 2.500.",
+                   language="nl")
+    vocabulary = CorpusVocabulary(_Store([dutch, FEES, *FILLER]))
+    assert subject_coverage("How much does certification cost?", "en", [_span(dutch, dutch.text, 0.85)],
+                            vocabulary) is None
+    assert subject_coverage("How much does certification cost?", "en", [], vocabulary) is None
+    assert subject_coverage("How much does certification cost?", "en", [_span(FEES, FEES.text, 0.85)], None) is None
+
+
+def test_the_evidence_is_what_an_answer_would_quote():
+    best, close, far = (_span(FEES, "a", 0.90), _span(DEVICES, "b", 0.88), _span(DEVICES, "c", 0.80))
+    assert evidence_spans([best, close, far]) == [best, best, close]
+
+
+def test_how_far_below_the_best_span_the_value_of_the_kind_asked_is():
+    best = _span(FEES, "no value here", 0.90)
+    value = _span(DEVICES, "EUR 2,500", 0.84, holds_value=True)
+    assert value_gap([best, value]) == 0.06
+    assert value_gap([value]) == 0.0
+    assert value_gap([best]) is None
