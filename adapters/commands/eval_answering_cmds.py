@@ -176,7 +176,12 @@ def eval_calibrate(
         MIN_DENSE_SLOT,
         MIN_LEXICAL,
     )
-    from bot.offline.subject_terms import MAX_MISSING_SUBJECT, MAX_SLOT_GAP, SUBJECT_MAX_HEADINGS, SUBJECT_MAX_SHARE
+    from bot.offline.subject_terms import (
+        MAX_MISSING_SUBJECT,
+        MAX_SLOT_GAP,
+        SUBJECT_MAX_HEADINGS,
+        SUBJECT_MAX_SHARE,
+    )
     from evals.calibration import Bar, calibrate
 
     answering, exclusion, e2e = answering or [], exclusion or [], e2e or []
