@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.offline.subject_terms import SUBJECT_MAX_HEADINGS, SUBJECT_MAX_SHARE, missing_subject
+from bot.offline.subject_terms import SUBJECT_MAX_HEADINGS, SUBJECT_MAX_SHARE, missing_subject_weight
 
 DENSE_GRID = tuple(round(0.80 + 0.005 * i, 3) for i in range(31))  # 0.80 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
@@ -58,11 +58,11 @@ class Bar:
     # kind asked (None: no such check), the largest share of uncovered question terms (None: no check)
     min_dense_slot: float | None = None
     max_uncovered: float | None = None
-    # the subject check (bot.offline.subject_terms): more than max_missing_subject subject terms (in the
-    # headings of 1..subject_max_headings rulebooks, in at most subject_max_share of the chunks) missing
-    # from the evidence refuses (None: no check); a value of the kind asked more than max_slot_gap
-    # below the best span refuses (None: no check)
-    max_missing_subject: int | None = None
+    # the subject check (bot.offline.subject_terms): subject terms (in the headings of
+    # 1..subject_max_headings rulebooks, in at most subject_max_share of the chunks) missing from the
+    # evidence that weigh more than max_missing_subject of the question's terms refuse (None: no
+    # check); a value of the kind asked more than max_slot_gap below the best span refuses (None: no check)
+    max_missing_subject: float | None = None
     subject_max_share: float = SUBJECT_MAX_SHARE
     subject_max_headings: int = SUBJECT_MAX_HEADINGS
     max_slot_gap: float | None = None
@@ -71,8 +71,8 @@ class Bar:
         if self.min_dense_slot is not None and s.slot is not None \
                 and (s.max_dense_slot is None or s.max_dense_slot < self.min_dense_slot):
             return False
-        if self.max_missing_subject is not None and len(missing_subject(
-                s.subject, self.subject_max_share, self.subject_max_headings)) > self.max_missing_subject:
+        if self.max_missing_subject is not None and missing_subject_weight(
+                s.subject, self.subject_max_share, self.subject_max_headings) > self.max_missing_subject:
             return False
         if self.max_slot_gap is not None and s.slot is not None and s.slot_gap is not None \
                 and s.slot_gap > self.max_slot_gap:
@@ -258,10 +258,10 @@ class _Columns:
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
 
     def missing(self, share: float, headings: int) -> Any:
-        """Per signal, the number of subject terms at this rarity the evidence does not hold."""
+        """Per signal, the weight of the subject terms at this rarity the evidence does not hold."""
         key = (share, headings)
         if key not in self._missing:
-            self._missing[key] = self.np.array([len(missing_subject(s.subject, share, headings))
+            self._missing[key] = self.np.array([missing_subject_weight(s.subject, share, headings)
                                                 for s in self._signals])
         return self._missing[key]
 
@@ -369,9 +369,9 @@ _COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_
              "max_slot_gap")
 # the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
 # missing subject terms allowed (None: no check); the value's score gap below the best span
-SUBJECT_SHARE_GRID = (0.01, 0.02, 0.05, 0.1, 0.2)
-SUBJECT_HEADINGS_GRID = (1, 2, 3, 5)
-MISSING_SUBJECT_GRID: tuple[int | None, ...] = (None, 0, 1, 2)
+SUBJECT_SHARE_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 1.0)
+SUBJECT_HEADINGS_GRID = (1, 2, 3, 5, 100)
+MISSING_SUBJECT_GRID: tuple[float | None, ...] = (None, 0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 SLOT_GAP_GRID: tuple[float | None, ...] = (None, 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2)
 
 
@@ -470,7 +470,7 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     for missing in sorted({p.get("max_missing_subject") for p in by_subject}, key=lambda m: -1 if m is None else m):
         row = sorted((p for p in by_subject if p.get("max_missing_subject") == missing),
                      key=lambda p: p.get("subject_max_share") or 0.0)
-        label = "no subject check" if missing is None else f"refuse above {missing} missing"
+        label = "no subject check" if missing is None else f"refuse above {missing} of the weight missing"
         xs = [p.get("subject_max_share") for p in row] if missing is not None else list(SUBJECT_SHARE_GRID)
         ys = [p["f1"] for p in row] if missing is not None else [row[0]["f1"]] * len(xs)
         seventh.plot(xs, ys, label=f"F1, {label}", marker=".", linestyle="--" if missing is None else "-")

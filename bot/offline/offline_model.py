@@ -84,7 +84,7 @@ from bot.offline.subject_terms import (
     MAX_SLOT_GAP,
     SUBJECT_MAX_HEADINGS,
     SUBJECT_MAX_SHARE,
-    missing_subject,
+    missing_subject_weight,
     subject_coverage,
     value_gap,
 )
@@ -213,11 +213,11 @@ class OfflineRulebookModel(BaseChatModel):
     # than this share of its content terms is in no passage (None: no such check)
     min_dense_slot: float | None = MIN_DENSE_SLOT
     max_uncovered: float | None = MAX_UNCOVERED
-    # the subject check (bot.offline.subject_terms): refused when more than `max_missing_subject` of the
-    # question's subject terms are missing from the evidence (None: no check), and, for a question
-    # asking for a value, when the best span holding one scores more than `max_slot_gap` below the best
+    # the subject check (bot.offline.subject_terms): refused when the question's subject terms missing
+    # from the evidence weigh more than `max_missing_subject` of its terms (None: no check), and, for a
+    # question asking for a value, when the best span holding one scores more than `max_slot_gap` below the best
     vocabulary: Any = Field(default=None, exclude=True)
-    max_missing_subject: int | None = MAX_MISSING_SUBJECT
+    max_missing_subject: float | None = MAX_MISSING_SUBJECT
     subject_max_share: float = SUBJECT_MAX_SHARE
     subject_max_headings: int = SUBJECT_MAX_HEADINGS
     max_slot_gap: float | None = MAX_SLOT_GAP
@@ -497,8 +497,8 @@ class OfflineRulebookModel(BaseChatModel):
                 return False  # no passage shown holds a value of the kind asked
             if decision.max_dense_slot is not None and decision.max_dense_slot < self.min_dense_slot:
                 return False  # (no encoder: the spans holding one were not measured, and pass)
-        if self.max_missing_subject is not None and len(missing_subject(
-                decision.subject, self.subject_max_share, self.subject_max_headings)) > self.max_missing_subject:
+        if self.max_missing_subject is not None and missing_subject_weight(
+                decision.subject, self.subject_max_share, self.subject_max_headings) > self.max_missing_subject:
             return False  # the evidence is about another subject than the question's
         if self.max_slot_gap is not None and decision.slot_gap is not None and decision.slot_gap > self.max_slot_gap:
             return False  # the value of the kind asked is held by a span far from the answer's evidence

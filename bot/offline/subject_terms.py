@@ -26,6 +26,7 @@ by `missing_subject` (bot.offline.offline_model.OfflineRulebookModel.covers).
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import Counter
@@ -39,12 +40,14 @@ from knowledge.payload import ChunkPayload
 REFRESH_SECONDS = 600.0
 # The subject check's bars (calibrated by the dev sweep, evals/baselines/calibration_offline.json):
 # a subject term is in the headings of 1..SUBJECT_MAX_HEADINGS rulebooks and in at most
-# SUBJECT_MAX_SHARE of the chunks; more than MAX_MISSING_SUBJECT of them missing from the evidence
-# refuses (None: no check). MAX_SLOT_GAP: see `value_gap` (None: no check).
+# SUBJECT_MAX_SHARE of the chunks; when the subject terms missing from the evidence weigh more than
+# MAX_MISSING_SUBJECT of all the question's terms (each weighted by its rarity, `term_weight`), the
+# answer is refused (None: no check). MAX_SLOT_GAP: see `value_gap` (None: no check).
 SUBJECT_MAX_SHARE = 0.05
 SUBJECT_MAX_HEADINGS = 2
-MAX_MISSING_SUBJECT: int | None = None
+MAX_MISSING_SUBJECT: float | None = None
 MAX_SLOT_GAP: float | None = None
+MIN_SHARE = 0.001  # the rarity weight of a term no chunk holds: as rare as one chunk in a thousand
 QUOTE_MARGIN = 0.03  # as the offline model: spans this close to the best are quoted with it
 MAX_QUOTES = 3
 MIN_PREFIX = 5  # a stem this long that begins another counts as the same word (see `_held`)
@@ -155,15 +158,31 @@ def _held(term: str, held: set[str]) -> bool:
     return any(len(w) >= MIN_PREFIX and (w.startswith(term) or term.startswith(w)) for w in held)
 
 
-def missing_subject(coverage: Sequence[Sequence[Any]] | None, max_share: float, max_heading_rulebooks: int,
-                    unknown: bool = False) -> list[str]:
+def missing_subject(coverage: Sequence[Sequence[Any]] | None, max_share: float, max_heading_rulebooks: int
+                    ) -> list[str]:
     """The subject terms (in the headings of at least one and at most `max_heading_rulebooks`
-    rulebooks, in at most `max_share` of the chunks; with `unknown`, also terms no chunk holds) that
-    the evidence does not hold."""
+    rulebooks, in at most `max_share` of the chunks) that the evidence does not hold."""
     if not coverage:
         return []
     return [term for term, share, headings, held in coverage if not held and share <= max_share
-            and (1 <= headings <= max_heading_rulebooks or (unknown and share == 0))]
+            and 1 <= headings <= max_heading_rulebooks]
+
+
+def term_weight(share: float) -> float:
+    """A term's rarity weight, as an inverse document frequency: ln(1 / share of chunks)."""
+    return math.log(1.0 / max(share, MIN_SHARE))
+
+
+def missing_subject_weight(coverage: Sequence[Sequence[Any]] | None, max_share: float,
+                           max_heading_rulebooks: int) -> float:
+    """The weight of the subject terms the evidence does not hold, as a share of the weight of all
+    the question's terms (0: nothing missing, or not measured)."""
+    if not coverage:
+        return 0.0
+    total = sum(term_weight(share) for _, share, _, _ in coverage)
+    missing = set(missing_subject(coverage, max_share, max_heading_rulebooks))
+    lost = sum(term_weight(share) for term, share, _, _ in coverage if term in missing)
+    return round(lost / total, 4) if total > 0 else 0.0
 
 
 def value_gap(spans: Sequence[Any]) -> float | None:

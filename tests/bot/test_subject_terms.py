@@ -94,3 +94,34 @@ def test_how_far_below_the_best_span_the_value_of_the_kind_asked_is():
     assert value_gap([best, value]) == 0.06
     assert value_gap([value]) == 0.0
     assert value_gap([best]) is None
+
+
+def test_the_model_refuses_evidence_about_another_subject_and_a_value_far_from_it():
+    from bot.offline.offline_model import Decision, OfflineRulebookModel
+
+    def decision(subject=None, slot=None, gap=None):
+        return Decision("q", 5, [], 0.9, 0.6, False, None, 0, True, slot=slot, max_dense_slot=0.9 if slot else None,
+                        subject=subject, slot_gap=gap)
+
+    model = OfflineRulebookModel(max_missing_subject=0.2, subject_max_share=0.05, subject_max_headings=2,
+                                 max_slot_gap=0.05)
+    other_subject = [("mandat", 0.04, 1, False), ("direct", 0.17, 4, True)]
+    assert not model.answers(decision(other_subject))  # the mandate is the subject; the evidence is about refunds
+    assert model.answers(decision([("mandat", 0.04, 1, True), ("direct", 0.17, 4, True)]))
+    assert model.answers(decision([("direct", 0.17, 4, False)]))  # a common word missing: phrasing, not subject
+    assert model.answers(decision(None))  # not measured (evidence in another language)
+    assert not model.answers(decision(slot="money", gap=0.08))  # the only fee in view is far from the evidence
+    assert model.answers(decision(slot="money", gap=0.02))
+    model.answer_everything()  # a calibration run answers everything
+    assert model.answers(decision(other_subject, slot="money", gap=0.5))
+
+
+def test_missing_subject_terms_weigh_by_their_rarity():
+    from bot.offline.subject_terms import missing_subject_weight
+
+    rare_missing = [("mandat", 0.01, 1, False), ("direct", 0.2, 4, True), ("debit", 0.2, 4, True)]
+    common_missing = [("bank", 0.05, 2, False), ("claimnonreceipt", 0.001, 0, True), ("creditor", 0.01, 1, True),
+                      ("fund", 0.01, 1, True), ("miss", 0.02, 0, True)]
+    assert missing_subject_weight(rare_missing, 0.05, 2) > 0.5  # the mandate is most of what is asked
+    assert 0 < missing_subject_weight(common_missing, 0.05, 2) < 0.15  # a side word of a long question
+    assert missing_subject_weight(None, 0.05, 2) == 0.0

@@ -162,8 +162,8 @@ def test_the_vectorised_sweep_replays_exactly_what_the_reference_does():
                for _ in range(300)]
     columns = _Columns(signals)
     for bar in (Bar(0.86, 0.5, 0.82, 0.88, 0.81, None), Bar(0.84, 0.6, 0.83, None, None, 0.4),
-                Bar(0.9, 1.01, 0.8, 0.92, 0.86, 0.25), Bar(0.86, 0.5, 0.82, 0.88, 0.81, None, 0, 0.05, 2, 0.1),
-                Bar(0.84, 0.6, 0.83, None, None, None, 1, 0.02, 3, None)):
+                Bar(0.9, 1.01, 0.8, 0.92, 0.86, 0.25), Bar(0.86, 0.5, 0.82, 0.88, 0.81, None, 0.0, 0.05, 2, 0.1),
+                Bar(0.84, 0.6, 0.83, None, None, None, 0.2, 0.02, 3, None)):
         assert columns.point(bar) == point(signals, bar)
     # a coverage bar refuses what the dense bars alone would answer, never the other way round
     loose, strict = point(signals, Bar(0.86, 0.5)), point(signals, Bar(0.86, 0.5, min_dense_slot=0.85))
