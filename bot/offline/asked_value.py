@@ -107,7 +107,8 @@ _KIND_NOUNS = {
                            r"termijn(en)?|tijd|duur|d[ée]lais?|dur[ée]e|fristen|frist|dauer|zeit(en)?)\b", re.IGNORECASE),
     "count": re.compile(r"\b(numbers?|counts?|maximum|minimum|aantal|nombre|anzahl|occurrences?)\b", re.IGNORECASE),
 }
-_CURRENCY = r"(?:\b(?:EUR|CHF|USD|GBP|JPY|SEK|DKK|NOK|PLN|CZK|HUF)\b|[€$£]|\bFr\.|\bSFr\.?)"
+# a code written against its amount counts too ("USD15,000", as regulations often print it)
+_CURRENCY = r"(?:\b(?:EUR|CHF|USD|GBP|JPY|SEK|DKK|NOK|PLN|CZK|HUF|AED)(?:\b|(?=\d))|[€$£]|\bFr\.|\bSFr\.?)"
 _MONEY = re.compile(
     _CURRENCY + r"\s?\d|\d[\d.,'’]*\s?(?:" + _CURRENCY + r"|\beuros?\b|\bfrancs?\b|\bcents?\b)|"
     r"\d\s?(?:%|percent\b|per\s?cent\b|procent\b|pour\s?cent\b|prozent\b)|"
