@@ -23,7 +23,8 @@ Per setting, over dev questions only:
 - recall: right answers / answerable questions; F1 of the two;
 - refused share in the exclusion view and of the unanswerable questions; must-contain (e2e).
 The chosen setting maximises F1 (ties: the higher bars, i.e. the more cautious, except that a
-coverage check tied with no check stays off); the curve is
+coverage check tied with no check stays off) among the settings that answer no more than one point
+fewer of the answerable dev questions than the current bars (`ANSWERED_SLACK`); the curve is
 plotted with matplotlib and written beside the numbers it comes from, with each source's and
 each question kind's figures at the current and the chosen setting.
 """
@@ -348,8 +349,16 @@ def _key(p: dict[str, Any]) -> tuple[float, ...]:
             2.0 if uncovered is None else -uncovered)
 
 
-def choose(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return max(points, key=_key)
+# The issue's "own golden dev sets not lower than today": a setting that answers fewer of the dev
+# questions that have an answer than today's bars, by more than this, is not chosen however its F1 is
+ANSWERED_SLACK = 0.01
+
+
+def choose(points: Sequence[dict[str, Any]], min_answered: float | None = None) -> dict[str, Any]:
+    """The best point by `_key`, among those answering at least `min_answered` of the answerable
+    dev questions (all of them when none does)."""
+    kept = [p for p in points if min_answered is None or (p.get("answered_share") or 0.0) >= min_answered]
+    return max(kept or points, key=_key)
 
 
 def bar_of(p: dict[str, Any]) -> Bar:
@@ -541,20 +550,21 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     # other-language bar at the best of those (its few cross-language dev cases barely move the rest)
     points = sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
                    uncovered_grid=UNCOVERED_GRID)
-    first = bar_of(choose(points))
+    floor = max(0.0, (point(signals, now)["answered_share"] or 0.0) - ANSWERED_SLACK)
+    first = bar_of(choose(points, floor))
     # the subject check and the value gap at those bars; then the other bars again at the chosen check
     # (a subject check that refuses neighbouring answers may let a lower dense bar keep paraphrases)
     points += subject_sweep(signals, first)
-    second = bar_of(choose(points))
+    second = bar_of(choose(points, floor))
     if (second.max_missing_subject, second.max_slot_gap) != (None, None):
         points += sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
-                        uncovered_grid=(None,), subject=second)
-        points += subject_sweep(signals, bar_of(choose(points)))
-    first = bar_of(choose(points))
+                        uncovered_grid=UNCOVERED_GRID, subject=second)
+        points += subject_sweep(signals, bar_of(choose(points, floor)))
+    first = bar_of(choose(points, floor))
     columns = _Columns(signals)
     points += [columns.point(with_subject(first, min_dense_other_language=o))
                for o in OTHER_GRID if o != first.min_dense_other_language]
-    chosen = choose(points)
+    chosen = choose(points, floor)
     bar = bar_of(chosen)
     # the test halves, read at the current and the chosen values only: never looked at to choose
     held_out = all_signals(answering, exclusion, e2e, "test")
@@ -571,6 +581,7 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         "inputs": [r.get("command", r.get("benchmark", "")) for r in [*answering, *exclusion, *e2e]],
         "current": point(signals, now),
         "chosen": chosen,
+        "min_answered_share": floor,
         "dev_by_source_at_current": by_source(signals, now),
         "dev_by_source_at_chosen": by_source(signals, bar),
         "test_cases": len(held_out),
