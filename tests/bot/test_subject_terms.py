@@ -3,6 +3,10 @@ by the evidence an answer would quote (bot/offline/subject_terms.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from bot.offline.span_scoring import Span
 from bot.offline.subject_terms import (
     CorpusVocabulary,
@@ -125,3 +129,32 @@ def test_missing_subject_terms_weigh_by_their_rarity():
     assert missing_subject_weight(rare_missing, 0.05, 2) > 0.5  # the mandate is most of what is asked
     assert 0 < missing_subject_weight(common_missing, 0.05, 2) < 0.15  # a side word of a long question
     assert missing_subject_weight(None, 0.05, 2) == 0.0
+
+
+@pytest.mark.parametrize("question, hidden, subject", [
+    ("When does a direct debit mandate expire?", ["PS-03"], "mandat"),
+    ("How much does it cost to certify a payment device model?", ["PS-04"], "model"),
+])
+async def test_an_answer_from_a_document_about_another_subject_is_refused(make_service, knowledge, question, hidden,
+                                                                          subject):
+    """The rulebook that answers hidden from the caller: what is left is close in meaning (refund
+    deadlines, fee tables) but about another subject, and a refusal is better than a loose quote."""
+    from bot.agent.chat_models import load_chat_model
+    from bot.offline.subject_terms import missing_subject
+    from evals.exclusion import HiddenRulebooks
+    from tests.bot.conftest import collect, final_of
+
+    seen: list = []
+    model = load_chat_model("offline", knowledge, observer=seen.append)
+    assert model.vocabulary is not None and model.max_missing_subject is not None
+    answered = final_of(await collect(make_service(model=model), question)).answer
+    assert answered.outcome == "answered", answered.text
+    seen.clear()
+    view = HiddenRulebooks(knowledge, hidden)
+    refused = final_of(await collect(make_service(model=model, knowledge=view), question)).answer
+    assert refused.outcome == "refused", refused.text
+    decision = seen[-1]
+    assert subject in missing_subject(decision.subject, model.subject_max_share, model.subject_max_headings)
+    assert not model.covers(decision)
+    assert model.covers(replace(decision, subject=None))  # the subject, and nothing else, refused it
+    assert "Searched:" in refused.text and hidden[0] not in refused.text  # which rulebooks, never the hidden one
