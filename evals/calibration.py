@@ -37,7 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.offline.subject_terms import SUBJECT_MAX_HEADINGS, SUBJECT_MAX_SHARE, missing_subject_weight
+from bot.offline.subject_terms import (
+    SCOPES,
+    SUBJECT_MAX_HEADINGS,
+    SUBJECT_MAX_SHARE,
+    SUBJECT_SCOPE,
+    missing_subject_weight,
+)
 
 DENSE_GRID = tuple(round(0.80 + 0.005 * i, 3) for i in range(31))  # 0.80 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
@@ -67,13 +73,15 @@ class Bar:
     subject_max_share: float = SUBJECT_MAX_SHARE
     subject_max_headings: int = SUBJECT_MAX_HEADINGS
     max_slot_gap: float | None = None
+    subject_scope: str = SUBJECT_SCOPE  # where the evidence must hold a subject term: passage, section, document
 
     def covers(self, s: Signal) -> bool:
         if self.min_dense_slot is not None and s.slot is not None \
                 and (s.max_dense_slot is None or s.max_dense_slot < self.min_dense_slot):
             return False
         if self.max_missing_subject is not None and missing_subject_weight(
-                s.subject, self.subject_max_share, self.subject_max_headings) > self.max_missing_subject:
+                s.subject, self.subject_max_share, self.subject_max_headings,
+                self.subject_scope) > self.max_missing_subject:
             return False
         if self.max_slot_gap is not None and s.slot is not None and s.slot_gap is not None \
                 and s.slot_gap > self.max_slot_gap:
@@ -111,7 +119,8 @@ class Signal:
 
 def _subject_keys(bar: Bar) -> dict[str, Any]:
     return {"max_missing_subject": bar.max_missing_subject, "subject_max_share": bar.subject_max_share,
-            "subject_max_headings": bar.subject_max_headings, "max_slot_gap": bar.max_slot_gap}
+            "subject_max_headings": bar.subject_max_headings, "max_slot_gap": bar.max_slot_gap,
+            "subject_scope": bar.subject_scope}
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
@@ -255,14 +264,14 @@ class _Columns:
         self.has_contain = np.array([s.must_contain is not None for s in signals]) & self.normal
         self.contain = np.array([bool(s.must_contain) for s in signals])
         self._signals = list(signals)
-        self._missing: dict[tuple[float, int], Any] = {}
+        self._missing: dict[tuple[float, int, str], Any] = {}
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
 
-    def missing(self, share: float, headings: int) -> Any:
+    def missing(self, share: float, headings: int, scope: str = "passage") -> Any:
         """Per signal, the weight of the subject terms at this rarity the evidence does not hold."""
-        key = (share, headings)
+        key = (share, headings, scope)
         if key not in self._missing:
-            self._missing[key] = self.np.array([missing_subject_weight(s.subject, share, headings)
+            self._missing[key] = self.np.array([missing_subject_weight(s.subject, share, headings, scope)
                                                 for s in self._signals])
         return self._missing[key]
 
@@ -277,7 +286,8 @@ class _Columns:
         if bar.max_uncovered is not None:
             ok &= (self.uncovered < 0) | (self.uncovered <= bar.max_uncovered)
         if bar.max_missing_subject is not None:
-            ok &= self.missing(bar.subject_max_share, bar.subject_max_headings) <= bar.max_missing_subject
+            ok &= self.missing(bar.subject_max_share, bar.subject_max_headings,
+                               bar.subject_scope) <= bar.max_missing_subject
         if bar.max_slot_gap is not None:
             ok &= (self.gap < 0) | (self.gap <= bar.max_slot_gap)
         return ok | (self.base & self.named)
@@ -329,7 +339,8 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
                                 bar = with_subject(bar, max_missing_subject=subject.max_missing_subject,
                                                    subject_max_share=subject.subject_max_share,
                                                    subject_max_headings=subject.subject_max_headings,
-                                                   max_slot_gap=subject.max_slot_gap)
+                                                   max_slot_gap=subject.max_slot_gap,
+                                                   subject_scope=subject.subject_scope)
                             points.append(columns.point(bar))
     return points
 
@@ -344,6 +355,7 @@ def _key(p: dict[str, Any]) -> tuple[float, ...]:
     missing, gap = p.get("max_missing_subject"), p.get("max_slot_gap")
     return (p["f1"], 2.0 if missing is None else missing, 2.0 if gap is None else gap,
             -(p.get("subject_max_share") or 0.0), -(p.get("subject_max_headings") or 0),
+            SCOPES.index(p.get("subject_scope") or "passage"),
             p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
             p["min_dense_other_language"], 2.0 if slot is None else slot,
             2.0 if uncovered is None else -uncovered)
@@ -365,7 +377,8 @@ def bar_of(p: dict[str, Any]) -> Bar:
     return Bar(p["min_dense"], p["min_lexical"], p.get("min_dense_other_language", MIN_DENSE_OTHER_LANGUAGE),
                p.get("min_dense_disagree"), p.get("min_dense_slot"), p.get("max_uncovered"),
                p.get("max_missing_subject"), p.get("subject_max_share", SUBJECT_MAX_SHARE),
-               p.get("subject_max_headings", SUBJECT_MAX_HEADINGS), p.get("max_slot_gap"))
+               p.get("subject_max_headings", SUBJECT_MAX_HEADINGS), p.get("max_slot_gap"),
+               p.get("subject_scope") or SUBJECT_SCOPE)
 
 
 def with_subject(bar: Bar, **changes: Any) -> Bar:
@@ -375,7 +388,7 @@ def with_subject(bar: Bar, **changes: Any) -> Bar:
 
 
 _COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
-             "max_slot_gap")
+             "max_slot_gap", "subject_scope")
 # the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
 # missing subject terms allowed (None: no check); the value's score gap below the best span
 SUBJECT_SHARE_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 1.0)
@@ -392,8 +405,10 @@ def subject_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
         for missing in MISSING_SUBJECT_GRID:
             for share in (SUBJECT_SHARE_GRID if missing is not None else (at.subject_max_share,)):
                 for headings in (SUBJECT_HEADINGS_GRID if missing is not None else (at.subject_max_headings,)):
-                    points.append(columns.point(with_subject(at, max_missing_subject=missing, subject_max_share=share,
-                                                             subject_max_headings=headings, max_slot_gap=gap)))
+                    for scope in (SCOPES if missing is not None else (at.subject_scope,)):
+                        points.append(columns.point(with_subject(
+                            at, max_missing_subject=missing, subject_max_share=share, subject_max_headings=headings,
+                            max_slot_gap=gap, subject_scope=scope)))
     return points
 
 
@@ -426,13 +441,15 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
                           and _same(p, chosen, _COVERAGE)),
                          key=lambda p: p.get("min_dense_disagree") or p["min_dense"])
     fixed = [p for p in at if p.get("min_dense_other_language") == other and p.get("min_dense_disagree") == disagree]
-    subject_keys = ("max_missing_subject", "subject_max_share", "subject_max_headings", "max_slot_gap")
+    subject_keys = ("max_missing_subject", "subject_max_share", "subject_max_headings", "max_slot_gap", "subject_scope")
     by_slot = sorted((p for p in fixed if p.get("max_uncovered") == chosen.get("max_uncovered")
                       and _same(p, chosen, subject_keys)), key=lambda p: p.get("min_dense_slot") or 0.0)
-    by_gap = sorted((p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", *subject_keys[:3]))),
+    by_gap = sorted((p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", *subject_keys[:3],
+                                                           "subject_scope"))),
                     key=lambda p: p.get("max_slot_gap") if p.get("max_slot_gap") is not None else 0.3)
     by_subject = [p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", "max_slot_gap",
-                                                         "subject_max_headings"))]
+                                                         "subject_max_headings"))
+                  and (p.get("max_missing_subject") is None or p.get("subject_scope") == chosen.get("subject_scope"))]
     by_uncovered = sorted((p for p in fixed if p.get("min_dense_slot") == chosen.get("min_dense_slot")
                            and _same(p, chosen, subject_keys)),
                           key=lambda p: -(p.get("max_uncovered") if p.get("max_uncovered") is not None else 1.05))
@@ -488,7 +505,8 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
                 seventh.plot(xs, [p.get(key) for p in row], label=f"{name}, {label}", marker=".", linewidth=0.8)
     seventh.set(xscale="log", xlabel="subject_max_share (a subject term is in at most this share of the chunks)",
                 ylabel="share", ylim=(0, 1.02),
-                title=f"subject check at subject_max_headings {chosen.get('subject_max_headings')}")
+                title=f"subject check at subject_max_headings {chosen.get('subject_max_headings')}, "
+                      f"held in the {chosen.get('subject_scope')}")
     _lines(eighth, by_gap, lambda p: p.get("max_slot_gap") if p.get("max_slot_gap") is not None else 0.3, _SHARES)
     gap = chosen.get("max_slot_gap")
     eighth.axvline(gap if gap is not None else 0.3, color="grey", linestyle="--")

@@ -84,6 +84,7 @@ from bot.offline.subject_terms import (
     MAX_SLOT_GAP,
     SUBJECT_MAX_HEADINGS,
     SUBJECT_MAX_SHARE,
+    SUBJECT_SCOPE,
     missing_subject_weight,
     subject_coverage,
     value_gap,
@@ -180,7 +181,7 @@ class Decision:
     # the subject (bot.offline.subject_terms): each content term of the question with its rarity in the
     # corpus and whether the evidence an answer would quote holds it (None: not measured); and how far
     # the best span holding a value of the kind asked scores below the best span (None: none holds one)
-    subject: list[tuple[str, float, int, bool]] | None = None
+    subject: list[tuple[str, float, int, bool, bool, bool]] | None = None
     slot_gap: float | None = None
 
 
@@ -220,6 +221,7 @@ class OfflineRulebookModel(BaseChatModel):
     max_missing_subject: float | None = MAX_MISSING_SUBJECT
     subject_max_share: float = SUBJECT_MAX_SHARE
     subject_max_headings: int = SUBJECT_MAX_HEADINGS
+    subject_scope: str = SUBJECT_SCOPE  # passage, section or document (bot.offline.subject_terms.SCOPES)
     max_slot_gap: float | None = MAX_SLOT_GAP
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
@@ -498,7 +500,8 @@ class OfflineRulebookModel(BaseChatModel):
             if decision.max_dense_slot is not None and decision.max_dense_slot < self.min_dense_slot:
                 return False  # (no encoder: the spans holding one were not measured, and pass)
         if self.max_missing_subject is not None and missing_subject_weight(
-                decision.subject, self.subject_max_share, self.subject_max_headings) > self.max_missing_subject:
+                decision.subject, self.subject_max_share, self.subject_max_headings,
+                self.subject_scope) > self.max_missing_subject:
             return False  # the evidence is about another subject than the question's
         if self.max_slot_gap is not None and decision.slot_gap is not None and decision.slot_gap > self.max_slot_gap:
             return False  # the value of the kind asked is held by a span far from the answer's evidence

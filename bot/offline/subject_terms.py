@@ -50,6 +50,7 @@ REFRESH_SECONDS = 600.0
 # evals/baselines/calibration_offline.json.)
 SUBJECT_MAX_SHARE = 0.2
 SUBJECT_MAX_HEADINGS = 3
+SUBJECT_SCOPE = "passage"
 MAX_MISSING_SUBJECT: float | None = 0.2
 MAX_SLOT_GAP: float | None = None
 MIN_SHARE = 0.001  # the rarity weight of a term no chunk holds: as rare as one chunk in a thousand
@@ -66,16 +67,18 @@ class TermRarity:
 
 
 class CorpusVocabulary:
-    """Term rarity over the whole index (see the module docstring); safe to share across threads."""
+    """Term rarity over the whole index (see the module docstring); safe to share across threads.
+    The first question waits for the first build (about 1.2 CPU-s for 800 chunks, mostly
+    tokenizing); later rebuilds run on a thread of their own while questions read the last table."""
 
     def __init__(self, store: Any, refresh_seconds: float = REFRESH_SECONDS) -> None:
         self._store = store
         self._refresh = refresh_seconds
         self._lock = threading.Lock()
+        self._rebuilding = False
         self._built_at = float("-inf")
-        self._chunks = 0
-        self._df: Counter[str] = Counter()
-        self._headings: dict[str, int] = {}
+        # (chunks, chunks holding each term, rulebooks whose headings hold it), swapped whole
+        self._table: tuple[int, Counter[str], dict[str, int]] | None = None
 
     @classmethod
     def of(cls, knowledge: Any) -> CorpusVocabulary | None:
@@ -83,28 +86,45 @@ class CorpusVocabulary:
         return cls(store) if store is not None and hasattr(store, "scroll") else None
 
     def rarity(self, terms: Sequence[str]) -> dict[str, TermRarity]:
-        self._fresh()
-        total = max(1, self._chunks)
-        return {t: TermRarity(self._df.get(t, 0) / total, self._headings.get(t, 0)) for t in terms}
+        chunks, df, headings = self._current()
+        total = max(1, chunks)
+        return {t: TermRarity(df.get(t, 0) / total, headings.get(t, 0)) for t in terms}
 
-    def _fresh(self) -> None:
-        if time.monotonic() - self._built_at < self._refresh:
-            return
-        with self._lock:
-            if time.monotonic() - self._built_at < self._refresh:
-                return
-            df: Counter[str] = Counter()
-            headed: dict[str, set[str]] = {}
-            chunks = 0
-            for chunk in self._store.scroll():
-                chunks += 1
-                heading = set(tokenize(heading_text(chunk), chunk.language))
-                df.update(heading | set(tokenize(body_text(chunk), chunk.language)))
-                for term in heading:
-                    headed.setdefault(term, set()).add(chunk.rulebook_id)
-            self._df, self._chunks = df, chunks
-            self._headings = {t: len(r) for t, r in headed.items()}
-            self._built_at = time.monotonic()
+    def _current(self) -> tuple[int, Counter[str], dict[str, int]]:
+        table = self._table
+        if table is None:
+            with self._lock:
+                if self._table is None:
+                    self._table, self._built_at = self._build(), time.monotonic()
+                return self._table
+        if time.monotonic() - self._built_at >= self._refresh:
+            with self._lock:
+                start = not self._rebuilding
+                self._rebuilding = True
+            if start:
+                threading.Thread(target=self._rebuild, name="corpus-vocabulary", daemon=True).start()
+        return table
+
+    def _rebuild(self) -> None:
+        try:
+            table = self._build()
+            with self._lock:
+                self._table, self._built_at = table, time.monotonic()
+        finally:
+            with self._lock:
+                self._rebuilding = False
+
+    def _build(self) -> tuple[int, Counter[str], dict[str, int]]:
+        df: Counter[str] = Counter()
+        headed: dict[str, set[str]] = {}
+        chunks = 0
+        for chunk in self._store.scroll():
+            chunks += 1
+            heading = set(tokenize(heading_text(chunk), chunk.language))
+            df.update(heading | set(tokenize(body_text(chunk), chunk.language)))
+            for term in heading:
+                headed.setdefault(term, set()).add(chunk.rulebook_id)
+        return chunks, df, {t: len(r) for t, r in headed.items()}
 
 
 def heading_text(chunk: ChunkPayload) -> str:
@@ -135,9 +155,12 @@ def evidence_spans(spans: Sequence[Any]) -> list[Any]:
 
 
 def subject_coverage(question: str, language: str, spans: Sequence[Any], vocabulary: CorpusVocabulary | None
-                     ) -> list[tuple[str, float, int, bool]] | None:
-    """[(term, chunk share, heading rulebooks, held by the evidence)] for each content term of the
-    question; None when there is no vocabulary, no evidence, or the evidence is in another language."""
+                     ) -> list[tuple[str, float, int, bool, bool, bool]] | None:
+    """[(term, chunk share, heading rulebooks, held by the evidence's passages, by their sections, by
+    their documents)] for each content term of the question: a section or document as far as the
+    tools showed it (every chunk shown of the evidence's section, its parent and child sections, or
+    its rulebook), since a chunk deep in a section carries its own title but not its parents'. None
+    when there is no vocabulary, no evidence, or the evidence is in another language."""
     if vocabulary is None:
         return None
     evidence = evidence_spans(spans)
@@ -145,12 +168,34 @@ def subject_coverage(question: str, language: str, spans: Sequence[Any], vocabul
     same = [c for c in chunks if c.language[:2] == language[:2]]
     if not same or evidence[0].chunk.language[:2] != language[:2]:
         return None
+    shown = list({s.chunk.chunk_id: s.chunk for s in spans}.values())
+    rulebooks = {c.rulebook_id for c in same}
+    section = [c for c in shown if any(_related(c, e) for e in same)]
+    document = [c for c in shown if c.rulebook_id in rulebooks]
+    held = [_tokens(group) for group in (same, section, document)]
     terms = question_terms(question, language)
-    held: set[str] = set()
-    for chunk in same:
-        held.update(tokenize(f"{heading_text(chunk)} {body_text(chunk)}", chunk.language))
     rarity = vocabulary.rarity(terms)
-    return [(t, round(rarity[t].chunk_share, 5), rarity[t].heading_rulebooks, _held(t, held)) for t in terms]
+    return [(t, round(rarity[t].chunk_share, 5), rarity[t].heading_rulebooks, *(_held(t, h) for h in held))
+            for t in terms]
+
+
+SCOPES = ("passage", "section", "document")  # where the evidence must hold a subject term (see `subject_coverage`)
+
+
+def _related(chunk: ChunkPayload, evidence: ChunkPayload) -> bool:
+    """The same rulebook, and the same section or one of its parents or children."""
+    if chunk.rulebook_id != evidence.rulebook_id:
+        return False
+    a, b = list(chunk.section_path), list(evidence.section_path)
+    shorter = min(len(a), len(b))
+    return a[:shorter] == b[:shorter] and (shorter > 0 or a == b)
+
+
+def _tokens(chunks: Sequence[ChunkPayload]) -> set[str]:
+    held: set[str] = set()
+    for chunk in chunks:
+        held.update(tokenize(f"{heading_text(chunk)} {body_text(chunk)}", chunk.language))
+    return held
 
 
 def _held(term: str, held: set[str]) -> bool:
@@ -163,14 +208,15 @@ def _held(term: str, held: set[str]) -> bool:
     return any(len(w) >= MIN_PREFIX and (w.startswith(term) or term.startswith(w)) for w in held)
 
 
-def missing_subject(coverage: Sequence[Sequence[Any]] | None, max_share: float, max_heading_rulebooks: int
-                    ) -> list[str]:
+def missing_subject(coverage: Sequence[Sequence[Any]] | None, max_share: float, max_heading_rulebooks: int,
+                    scope: str = "passage") -> list[str]:
     """The subject terms (in the headings of at least one and at most `max_heading_rulebooks`
-    rulebooks, in at most `max_share` of the chunks) that the evidence does not hold."""
+    rulebooks, in at most `max_share` of the chunks) that the evidence does not hold within `scope`."""
     if not coverage:
         return []
-    return [term for term, share, headings, held in coverage if not held and share <= max_share
-            and 1 <= headings <= max_heading_rulebooks]
+    at = 3 + SCOPES.index(scope)
+    return [row[0] for row in coverage if not row[min(at, len(row) - 1)] and row[1] <= max_share
+            and 1 <= row[2] <= max_heading_rulebooks]
 
 
 def term_weight(share: float) -> float:
@@ -179,14 +225,14 @@ def term_weight(share: float) -> float:
 
 
 def missing_subject_weight(coverage: Sequence[Sequence[Any]] | None, max_share: float,
-                           max_heading_rulebooks: int) -> float:
+                           max_heading_rulebooks: int, scope: str = "passage") -> float:
     """The weight of the subject terms the evidence does not hold, as a share of the weight of all
     the question's terms (0: nothing missing, or not measured)."""
     if not coverage:
         return 0.0
-    total = sum(term_weight(share) for _, share, _, _ in coverage)
-    missing = set(missing_subject(coverage, max_share, max_heading_rulebooks))
-    lost = sum(term_weight(share) for term, share, _, _ in coverage if term in missing)
+    total = sum(term_weight(row[1]) for row in coverage)
+    missing = set(missing_subject(coverage, max_share, max_heading_rulebooks, scope))
+    lost = sum(term_weight(row[1]) for row in coverage if row[0] in missing)
     return round(lost / total, 4) if total > 0 else 0.0
 
 

@@ -3,6 +3,7 @@ by the evidence an answer would quote (bot/offline/subject_terms.py)."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -58,9 +59,16 @@ def test_the_vocabulary_counts_chunks_and_the_rulebooks_whose_headings_hold_a_te
     assert rarity["model"].heading_rulebooks == 0  # rare, but in no heading: phrasing, not subject
     vocabulary.rarity(["certif"])
     assert store.scrolls == 1  # built once, not for every question
+    # older than its refresh period (a rulebook indexed since): rebuilt on a thread of its own, the
+    # question reading the last table meanwhile
     stale = CorpusVocabulary(store, refresh_seconds=0.0)
-    stale.rarity(["x"]), stale.rarity(["x"])
-    assert store.scrolls == 3  # rebuilt when older than its refresh period (a rulebook indexed since)
+    stale.rarity(["x"])
+    store.chunks = [*store.chunks, _chunk("NEW", 0, "Mandate Rulebook", "Mandate expiry", "A mandate expires.")]
+    stale.rarity(["mandat"])
+    deadline = time.monotonic() + 5
+    while stale.rarity(["mandat"])["mandat"].heading_rulebooks == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert stale.rarity(["mandat"])["mandat"].heading_rulebooks == 1
 
 
 def test_evidence_about_another_subject_misses_the_questions_subject_term():
@@ -72,7 +80,7 @@ def test_evidence_about_another_subject_misses_the_questions_subject_term():
     assert missing_subject(elsewhere, 0.2, 2) == ["devic"]  # "Card and Device …": one rulebook's heading
     held = subject_coverage(question, "en", [_span(DEVICES, DEVICES.text, 0.9, True)], vocabulary)
     assert missing_subject(held, 0.2, 2) == []
-    assert dict((t, h) for t, _, _, h in held)["certifi"]  # "certify" / "certification": one stem family
+    assert {row[0]: row[3] for row in held}["certifi"]  # "certify" / "certification": one stem family
     # a term in the headings of more rulebooks than the bar allows is not distinctive
     assert missing_subject(elsewhere, 0.2, 0) == []
 
@@ -158,3 +166,18 @@ async def test_an_answer_from_a_document_about_another_subject_is_refused(make_s
     assert not model.covers(decision)
     assert model.covers(replace(decision, subject=None))  # the subject, and nothing else, refused it
     assert "Searched:" in refused.text and hidden[0] not in refused.text  # which rulebooks, never the hidden one
+
+
+def test_a_subject_term_may_be_held_by_the_evidences_section_or_document_as_shown():
+    parent = _chunk("DEV", 1, "Card and Device Acceptance Rulebook", "Certification", "Devices are certified.")
+    parent = parent.model_copy(update={"section_path": ["3"], "section_title": "Javascript coupling"})
+    deep = DEVICES.model_copy(update={"section_path": ["3", "3.2"], "chunk_id": "DEV:2"})
+    other = _chunk("DEV", 3, "Card and Device Acceptance Rulebook", "Annex", "The javascript variant is optional.")
+    other = other.model_copy(update={"section_path": ["9"]})
+    vocabulary = CorpusVocabulary(_Store([parent, deep, other, FEES, *FILLER]))
+    spans = [_span(deep, deep.text, 0.9), _span(parent, parent.text, 0.7), _span(other, other.text, 0.6)]
+    row = {r[0]: r for r in subject_coverage("What does the javascript coupling require?", "en", spans, vocabulary)}
+    # the quoted passage sits in section 3.2; its parent section's title holds the subject
+    assert row["javascript"][3:] == (False, True, True)
+    assert missing_subject(list(row.values()), 1.0, 5, "passage") == ["javascript", "coupl"]
+    assert missing_subject(list(row.values()), 1.0, 5, "section") == []
