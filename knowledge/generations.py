@@ -7,7 +7,9 @@ store, the set of generation keys NO query may see (`hidden`); every query's acc
 prefetch leg). A re-index of one rulebook then runs:
 
 1. `begin(rulebook)`: a new generation n+1 is added to `hidden` (and persisted) BEFORE any of its
-   points is written;
+   points is written, and the writer then waits for every query whose snapshot predates that
+   (`wait_for_readers()`): such a snapshot does not hide n+1, so a query holding it must be done
+   before n+1's first point exists;
 2. the new chunks are upserted under new point ids (point id = chunk id + generation), so the
    old generation's points are untouched and every query still sees exactly the old document;
 3. `commit(rulebook, n+1)`: in one step under the registry's lock, n+1 leaves `hidden` and n

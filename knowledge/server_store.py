@@ -16,6 +16,7 @@ from qdrant_client import QdrantClient, models
 from knowledge.generations import LEGACY, GenerationRegistry, split_key
 from knowledge.payload import INTEGER_INDEXED_FIELDS, KEYWORD_INDEXED_FIELDS, ChunkPayload, chunk_point_id
 from knowledge.store import (
+    DENSE_HNSW_EF,
     DENSE_VECTOR,
     RRF_K,
     SPARSE_VECTOR,
@@ -28,6 +29,7 @@ from knowledge.store import (
 )
 
 _SCROLL_PAGE = 512
+_DENSE_PARAMS = models.SearchParams(hnsw_ef=DENSE_HNSW_EF)
 EMBEDDER_METADATA_KEY = "rulebook_embedder"
 _UPSERT_BATCH = 256
 
@@ -82,6 +84,10 @@ class ServerStore:
         self.client = client
         self.collection = collection
         self._owns_client = False
+        # a beam width means nothing to qdrant-client's local mode (tests, benchmarks): it searches
+        # exactly and warns on every query given one
+        options = getattr(client, "init_options", {}) or {}
+        self._dense_params = None if options.get("location") or options.get("path") else _DENSE_PARAMS
         # in memory unless open_store gives it a file under the data dir
         self.generations = GenerationRegistry()
 
@@ -242,15 +248,19 @@ class ServerStore:
         if len(legs) == 1:
             _, vector, using = legs[0]
             result = self.client.query_points(self.collection, query=vector, using=using, query_filter=condition,
-                                              limit=fused_limit, with_payload=True)
+                                              limit=fused_limit, with_payload=True, search_params=self._params(using))
         else:
             result = self.client.query_points(
                 self.collection,
-                prefetch=[models.Prefetch(query=vector, using=using, limit=leg_limit, filter=condition)
+                prefetch=[models.Prefetch(query=vector, using=using, limit=leg_limit, filter=condition,
+                                          params=self._params(using))
                           for _, vector, using in legs],
                 query=models.RrfQuery(rrf=models.Rrf(k=rrf_k)), query_filter=condition,
                 limit=fused_limit, with_payload=True)
         return scored_hits(result.points, legs)
+
+    def _params(self, using: str) -> models.SearchParams | None:
+        return self._dense_params if using == DENSE_VECTOR else None
 
     def flush(self) -> None:
         """Writes are acknowledged with wait=True; nothing is pending."""
