@@ -390,6 +390,8 @@ def with_subject(bar: Bar, **changes: Any) -> Bar:
 
 _COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
              "max_slot_gap", "subject_scope")
+_COVERAGE_GROUPS = (("min_dense_slot",), ("max_uncovered",), ("max_slot_gap",),
+                    ("max_missing_subject", "subject_max_share", "subject_max_headings", "subject_scope"))
 # the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
 # missing subject terms allowed (None: no check); the value's score gap below the best span
 SUBJECT_SHARE_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 1.0)
@@ -551,10 +553,14 @@ def _slices(points: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> list[di
         same_coverage = _same(p, chosen, _COVERAGE)
         at_chosen = p["min_dense"] == chosen["min_dense"] and p["min_lexical"] == chosen["min_lexical"]
         exact_disagree = p.get("min_dense_disagree") == chosen.get("min_dense_disagree")
+        # one coverage check varied at a time (the subject check's four settings count as one)
+        differing = sum(not _same(p, chosen, group) for group in _COVERAGE_GROUPS)
+        if not _same(p, chosen, ("subject_max_headings", "subject_scope")) \
+                and not _same(p, chosen, ("max_missing_subject", "subject_max_share")):
+            differing += 1  # the subject check: weight x share, or headings x scope, at a time
         if (same_other and same_disagree and same_coverage) \
                 or (at_chosen and same_coverage and (same_other or same_disagree)) \
-                or (at_chosen and same_other and exact_disagree
-                    and any(_same(p, chosen, [k]) for k in _COVERAGE)):
+                or (at_chosen and same_other and exact_disagree and differing == 1):
             keep.append(p)
     return keep
 
