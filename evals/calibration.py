@@ -24,7 +24,8 @@ Per setting, over dev questions only:
 - refused share in the exclusion view and of the unanswerable questions; must-contain (e2e).
 The chosen setting maximises F1 (ties: the higher bars, i.e. the more cautious, except that a
 coverage check tied with no check stays off) among the settings that answer no fewer of the
-answerable dev questions than the current bars (`ANSWERED_SLACK`); the curve is
+answerable dev questions than the current bars (`ANSWERED_SLACK`), and a coverage check that changes
+fewer than two dev outcomes is then switched off (`MIN_CASES_CHANGED`); the curve is
 plotted with matplotlib and written beside the numbers it comes from, with each source's and
 each question kind's figures at the current and the chosen setting.
 """
@@ -365,6 +366,22 @@ def _key(p: dict[str, Any]) -> tuple[float, ...]:
 # questions that have an answer than today's bars (the `current` bars of the run) is not chosen,
 # however its F1 is
 ANSWERED_SLACK = 0.0
+# A coverage check that changes the outcome of fewer dev cases than this, against the same setting
+# without it, is switched off: a bar that fixes one question is a smell, not a calibration
+MIN_CASES_CHANGED = 2
+_CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot")
+
+
+def prune(signals: Sequence[Signal], bar: Bar) -> Bar:
+    """`bar` with each coverage check off that changes fewer than `MIN_CASES_CHANGED` dev outcomes."""
+    columns = _Columns(signals)
+    for check in _CHECKS:
+        if getattr(bar, check) is None:
+            continue
+        off = with_subject(bar, **{check: None})
+        if int((columns.answered(bar) != columns.answered(off)).sum()) < MIN_CASES_CHANGED:
+            bar = off
+    return bar
 
 
 def choose(points: Sequence[dict[str, Any]], min_answered: float | None = None) -> dict[str, Any]:
@@ -589,8 +606,10 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     columns = _Columns(signals)
     points += [columns.point(with_subject(first, min_dense_other_language=o))
                for o in OTHER_GRID if o != first.min_dense_other_language]
-    chosen = choose(points, floor)
-    bar = bar_of(chosen)
+    bar = prune(signals, bar_of(choose(points, floor)))
+    chosen = columns.point(bar)
+    if chosen not in points:
+        points.append(chosen)
     # the test halves, read at the current and the chosen values only: never looked at to choose
     held_out = all_signals(answering, exclusion, e2e, "test")
     counts: dict[str, int] = {}

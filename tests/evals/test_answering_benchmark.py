@@ -169,3 +169,15 @@ def test_the_vectorised_sweep_replays_exactly_what_the_reference_does():
     loose, strict = point(signals, Bar(0.86, 0.5)), point(signals, Bar(0.86, 0.5, min_dense_slot=0.85))
     assert strict["answered_share"] <= loose["answered_share"]
     assert strict["refused_unanswerable"] >= loose["refused_unanswerable"]
+
+
+def test_a_coverage_check_that_changes_one_dev_outcome_is_switched_off():
+    from evals.calibration import Bar, prune
+
+    def sig(view, uncovered, right=True):
+        return Signal("real2", view, 0.9, 0.6, False, True, right, uncovered=uncovered)
+
+    one = [sig("normal", 0.1), sig("normal", 0.2), sig("excluded", 0.9, False)]
+    assert prune(one, Bar(0.86, 0.5, max_uncovered=0.5)).max_uncovered is None  # refuses a single case
+    two = [*one, sig("excluded", 0.8, False)]
+    assert prune(two, Bar(0.86, 0.5, max_uncovered=0.5)).max_uncovered == 0.5
