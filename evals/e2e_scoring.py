@@ -173,10 +173,16 @@ def check_citation(citation: Citation, q: GoldenQuestion, index: IndexView) -> C
             problems.append("quoted span is not in the cited chunk")
         page_text = index.page_texts.page(chunk.source_uri, citation.page)
         if page_text is not None and not quote_on_page(citation.quote, page_text):
-            # A sentence may run over a page break: it still counts when it starts on the cited page.
+            # A sentence may run over a page break: it still counts when it starts on the cited page,
+            # or ends there (bot.gate.citation_pages cites the page holding most of its words).
             following = index.page_texts.page(chunk.source_uri, citation.page + 1) or ""
+            previous = index.page_texts.page(chunk.source_uri, citation.page - 1) or ""
             opening = " ".join(citation.quote.split()[:8])
-            if not (contains(page_text, opening) and quote_on_page(citation.quote, page_text + "\n" + following)):
+            ending = " ".join(citation.quote.split()[-8:])
+            starts_here = contains(page_text, opening) and quote_on_page(citation.quote, page_text + "\n" + following)
+            ends_here = bool(previous) and contains(page_text, ending) \
+                and quote_on_page(citation.quote, previous + "\n" + page_text)
+            if not (starts_here or ends_here):
                 problems.append(f"quoted span is not on page {citation.page} of the PDF")
     matches = any(_matches(citation, chunk, e) for e in q.expected)
     return CitationCheck(n=citation.n, rulebook_id=citation.rulebook_id, page=citation.page,

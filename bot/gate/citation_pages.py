@@ -2,8 +2,10 @@
 
 A chunk may run over a page break; the indexer records where each following page begins in the
 chunk's text (`ChunkPayload.page_breaks`: the character offsets at which page_start+1,
-page_start+2, … begin). A citation names the page on which its quoted span starts, so that the
-link opens the PDF where the reader finds the words. Chunks indexed before `page_breaks` existed
+page_start+2, … begin). A citation names the page that holds most of its quoted span (the page it starts on unless
+more of its words are on the next), so that the link opens the PDF where the reader finds the
+words: a sentence that starts with a few lines at the foot of page 12 and says what the reader
+came for on page 13 is cited on page 13. Chunks indexed before `page_breaks` existed
 (empty list) cite their first page, as before.
 
 The quote is found in the chunk's text by its letters and digits only: a quoted sentence has its
@@ -19,7 +21,7 @@ import unicodedata
 from knowledge.payload import ChunkPayload
 
 PROBE_CHARS = 60  # letters and digits of the quote's opening that locate it
-MIN_OPENING_WORDS = 8
+MIN_OPENING_WORDS = 8  # a quote found only by its opening moves on only when fewer words are on its first page
 
 
 def _alnum_with_offsets(text: str) -> tuple[str, list[int]]:
@@ -35,6 +37,12 @@ def _alnum_with_offsets(text: str) -> tuple[str, list[int]]:
 def quote_span(text: str, quote: str) -> tuple[int, int] | None:
     """Where in `text` the quote starts and ends (character offsets), or None when it is not found.
     When only its opening is found, the end is estimated from the quote's length."""
+    found = _find(text, quote)
+    return None if found is None else found[:2]
+
+
+def _find(text: str, quote: str) -> tuple[int, int, bool] | None:
+    """`quote_span` and whether the whole quote was found (False: only its opening, end estimated)."""
     haystack, offsets = _alnum_with_offsets(text)
     needle, _ = _alnum_with_offsets(quote)
     if not needle:
@@ -43,8 +51,8 @@ def quote_span(text: str, quote: str) -> tuple[int, int] | None:
         at = haystack.find(probe)
         if at >= 0:
             if probe is needle:
-                return offsets[at], offsets[at + len(needle) - 1] + 1
-            return offsets[at], min(len(text), offsets[at] + len(quote))
+                return offsets[at], offsets[at + len(needle) - 1] + 1, True
+            return offsets[at], min(len(text), offsets[at] + len(quote)), False
     return None
 
 
@@ -56,22 +64,24 @@ def page_at(chunk: ChunkPayload, offset: int) -> int:
 
 
 def page_of_quote(chunk: ChunkPayload, quote: str) -> int:
-    """The page on which `quote` starts in the chunk; its first page when that cannot be told.
-
-    A quote whose opening words are the last line of a page ("• HHD V1.3.2" / next page: "Bei
-    dieser Version …") is cited on the next page, where the reader finds nearly all of it: fewer
-    than `MIN_OPENING_WORDS` words, and less than half of the quote, on the first page."""
+    """The page that holds most of `quote`'s words in the chunk; its first page when that cannot be
+    told. A quote that runs over a page break is cited on the page it starts on, unless fewer than
+    half of its words are there ("• HHD V1.3.2" / next page: "Bei dieser Version …"; "Addendum: If
+    the requested execution date …" / next page: "… If the batch requires extra authorization …")."""
     if chunk.page_end <= chunk.page_start or not getattr(chunk, "page_breaks", None) or not quote:
         return chunk.page_start
-    span = quote_span(chunk.text, quote)
-    if span is None:
+    found = _find(chunk.text, quote)
+    if found is None:
         return chunk.page_start
-    start, end = span
+    start, end, whole = found
     page = page_at(chunk, start)
-    if page_at(chunk, max(start, end - 1)) > page:
+    last = page_at(chunk, max(start, end - 1))
+    total = len(chunk.text[start:end].split())
+    while page < last:
         next_page_at = chunk.page_breaks[page - chunk.page_start]
         before = len(chunk.text[start:next_page_at].split())
-        total = len(chunk.text[start:end].split())
-        if before < MIN_OPENING_WORDS and before * 2 < total:
-            return page + 1
+        # where only the opening was found, the end is a guess: move on only for a few opening words
+        if before * 2 >= total or (not whole and before >= MIN_OPENING_WORDS):
+            break
+        start, total, page = next_page_at, total - before, page + 1
     return page

@@ -16,8 +16,9 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    a one-line frame in the question's language (which names the source language when it
    differs); a table answers as a markdown table copied cell for cell; a question about a whole
    section gets that section's opening sentences in order; a followed cross-reference adds the
-   best span of the section it points to. Nothing is paraphrased, so the citation gate's lexical
-   check applies exactly.
+   best span of the section it points to; a yes/no question's best sentence brings the permissions
+   and prohibitions next to it (`bot.offline.quote_context`). Nothing is paraphrased, so the
+   citation gate's lexical check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
 question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
 passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.exonyms`) — or no passage
@@ -62,6 +63,7 @@ from bot.offline.cross_reference import (
     wants_whole_section,
 )
 from bot.offline.exonyms import other_forms, rendering_in
+from bot.offline.quote_context import with_context
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
     MIN_DENSE,
@@ -470,7 +472,9 @@ class OfflineRulebookModel(BaseChatModel):
             # 5.1"): the question often starts from it, so it is cited beside what it points to
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
                 chosen.append(source)
+        first = chosen[0] if chosen else None
         chosen = _with_neighbours(chosen, spans, listing=listing and not rows)
+        chosen = with_context(chosen, spans, question, first)
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing)
 
     def answers(self, decision: Decision) -> bool:

@@ -77,6 +77,10 @@ ASKED_IDENTIFIER_BONUS = 0.05  # "which message / which code": a span naming one
 DEFINES_BONUS = 0.1
 ELEMENT_DEFINES_BONUS = 0.08  # the record or row of a message element the question asks about (see `element_names`)
 KEY_CELLS = 2  # the key of a row of a code list or message guide is in its first cells
+MIN_CODE_CHARS = 3  # a code a question names in capitals ("SLEV", "NAUT"): a row keyed by it defines it
+# "When must CancellationDetails be present?", "when is X required?": the answer is the sentence that
+# states the condition ("If Status/Confirmation is … then CancellationDetails must be present.")
+CONDITION_BONUS = 0.05
 SECTION_TITLE_BONUS = 0.02
 TITLE_MATCH_BONUS = 0.06  # the question covers the section's title ("limits for a payment file" / "File limits")
 ACRONYM_BONUS = 0.03  # all the question's acronyms ("Aurora QR") in the span, whatever its language
@@ -105,6 +109,8 @@ _BLOCK_SPLIT = re.compile(r"\n[ \t]*\n")
 _DOT_LEADER = re.compile(r"(?:\.\s?){6,}|(?:…\s?){3,}")
 _LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
+# page furniture: a copyright line (with the running header the PDF text joins to it) answers nothing
+_FURNITURE = re.compile(r"^\W{0,3}(?:©|\(c\)\s|copyright\b)", re.IGNORECASE)
 _TERMINAL = re.compile(r"[.!?:;…][\"'”’»)\]]*$")
 MIN_JOIN_CHARS = 60
 MAX_LIST_ITEMS = 8  # a lead-in ending in ":" and its short list items are one span: the list is the answer
@@ -206,6 +212,23 @@ def _record_fields(blocks: list[str], index: int) -> list[str]:
     return fields if len(fields) >= MIN_RECORD_FIELDS and size <= MAX_RECORD_CHARS else []
 
 
+# a numbered element heading the PDF text ran into the block before it ("… Meaning When False: False
+# 10.1.9.1.5 ServiceDescriptionLink <SvcDescLk> Definition: Information web page …"): a record starts there
+_EMBEDDED_HEADING = re.compile(r"\s+(?=(?:[A-Z]\.)?\d+(?:\.\d+){2,}\.?\s+[A-Z][A-Za-z0-9]+\s*<\w+>)")
+_FIELD_AFTER_TAG = re.compile(r"^((?:[A-Z]\.)?\d+(?:\.\d+){2,}\.?\s+[A-Z][A-Za-z0-9]+\s*<\w+>)\s+"
+                              r"(?=[A-Z][A-Za-z]+(?: [A-Za-z]+){0,2}:\s)")
+
+
+def _record_starts(block: str) -> list[str]:
+    """The block cut where an element's record heading starts inside it, and after such a heading
+    where its first "Label: value" field follows on the same line (see `_EMBEDDED_HEADING`)."""
+    parts: list[str] = []
+    for piece in _EMBEDDED_HEADING.split(block):
+        heading = _FIELD_AFTER_TAG.match(piece)
+        parts += [heading.group(1), piece[heading.end():]] if heading else [piece]
+    return [p.strip() for p in parts]
+
+
 def prose(chunk: ChunkPayload) -> str:
     """The chunk's text without its tables, one paragraph a line pair, broken sentences joined, and
     a lead-in ending in ":" joined with the short list items that follow it, and a field record
@@ -214,7 +237,7 @@ def prose(chunk: ChunkPayload) -> str:
     for table in chunk.tables_csv:
         text = text.replace(table, " ").replace(table.strip(), " ")
     blocks = [re.sub(r"[ \t]*\n[ \t]*", " ", b).strip() for b in _BLOCK_SPLIT.split(text)]
-    blocks = [b for b in blocks if b]
+    blocks = [part for b in blocks for part in _record_starts(b) if part]
     joined: list[str] = []
     i = 0
     while i < len(blocks):
@@ -244,9 +267,10 @@ def _fold(text: str) -> str:
 
 
 def is_heading(sentence: str, chunk: ChunkPayload) -> bool:
-    """A heading, title or cover line, a question, or a fragment: nothing to quote as an answer."""
+    """A heading, title or cover line, a question, a copyright line, or a fragment: nothing to quote
+    as an answer."""
     text = sentence.strip()
-    if text.endswith("?") or len(text.split()) < MIN_WORDS:
+    if text.endswith("?") or len(text.split()) < MIN_WORDS or _FURNITURE.match(text):
         return True
     core = re.sub(r"^[\d.\s]+", "", _fold(text)).strip(" .:-")
     titles = [_fold(t) for t in (chunk.section_title, chunk.rulebook_title) if t]
@@ -374,6 +398,60 @@ _CONDITION_OPENING = re.compile(
     r"^\W{0,3}(if|unless|provided|where|when|except|only\s+if|subject\s+to|this\s+does\s+not\s+apply|"
     r"indien|tenzij|mits|behalve|si|sauf|à\s+condition|sous\s+réserve|wenn|falls|sofern|außer|es\s+sei\s+denn)\b",
     re.IGNORECASE)
+
+
+_ASKS_FOR_CONDITION = re.compile(
+    r"\b(?:when|in\s+which\s+cases?|in\s+what\s+cases?|under\s+(?:which|what)\s+(?:conditions?|circumstances)|"
+    r"wanneer|in\s+welke\s+gevallen|quand|dans\s+quels?\s+cas|wann|in\s+welchen\s+f[äa]llen|unter\s+welchen)\s+"
+    r"(?:must|should|shall|is|are|has|have|does|do|can|may|moet|moeten|mag|is|doit|est|faut|peut|muss|ist|darf|kann)\b",
+    re.IGNORECASE)
+_STATES_CONDITION = re.compile(r"\b(?:if|when|unless|where|indien|als|wanneer|si|lorsque|wenn|falls)\b.{3,200}?"
+                               r"\b(?:then|must|shall|may|moet|mag|doit|peut|muss|darf)\b", re.IGNORECASE)
+
+
+# "Can / may / must / is it allowed …?": a question whose answer is a permission or a prohibition; the
+# main clause may follow a condition ("When a payment … is cancelled, may the cover be …?")
+_ASKS_YES_NO = re.compile(
+    r"^\W{0,3}(?:(?:if|when|where|once|after|before|indien|als|wanneer|si|quand|lorsque|wenn|falls|sobald)\b"
+    r"[^,?]{3,160},\s*)?(?:can|could|may|might|must|shall|should|is|are|does|do|will|would|has|have|"
+    r"kan|kun|mag|moet|mogen|moeten|zijn|"
+    r"peut|peuvent|puis|doit|doivent|faut|est|sont|"
+    r"kann|können|darf|dürfen|muss|müssen|ist|sind|soll)\b", re.IGNORECASE)
+
+
+def asks_yes_no(question: str) -> bool:
+    """"May the cover be cancelled separately?", "Kan ik …?", "Peut-on …?": a yes/no question."""
+    return bool(_ASKS_YES_NO.match(question))
+
+
+def asks_for_condition(question: str) -> bool:
+    """"When must X be present?", "Wanneer is … verplicht?": the question asks under which condition."""
+    return bool(_ASKS_FOR_CONDITION.search(question))
+
+
+def states_condition(sentence: str) -> bool:
+    """"If Status/Confirmation is present … then CancellationDetails must be present.": a sentence
+    that opens with a condition, or ties a rule to one."""
+    return is_condition(sentence) or bool(_STATES_CONDITION.search(sentence))
+
+
+_ASKS_MEANING = re.compile(
+    r"^\W{0,3}(?:what|which|wat|welke?|que|quel(?:le)?s?|qu['’]|was|welche[rs]?)\b.*\b(?:mean|means|meaning|stand\s+for|"
+    r"stands\s+for|definition|defined|refers?\s+to|used\s+for|is|are|betekent|betekenis|staat|signifie|"
+    r"d[ée]signe|est|bedeutet|steht|ist)\b", re.IGNORECASE)
+
+
+def asks_meaning(question: str) -> bool:
+    """"What is code X?", "What does MS01 mean?", "Que signifie …": the question asks what something is."""
+    return bool(_ASKS_MEANING.search(question))
+
+
+def keys_row(span: Span, codes: set[str]) -> bool:
+    """Is this a table row whose key cell is exactly one of these (folded) codes ("SLEV |
+    FollowingServiceLevel | Charges are …"): the code list row that defines the code?"""
+    if span.row is None or not codes:
+        return False
+    return any(cell in codes for cell in [_fold(c) for c in span.row if c.strip()][:KEY_CELLS])
 
 
 def asks_for_list(question: str) -> bool:
@@ -553,9 +631,16 @@ class SpanScorer:
         asked_numbers, asked_ids = _facts(query)
         asked_ids -= naming
         asked_acronyms = _acronyms(query) - naming
+        # "What is ChargeBearerType1Code SLEV?": the code list row keyed by the code; not "If the method
+        # is INDA, what is not allowed?" or "Is HIGH priority faster?", which ask about a rule
+        asked_codes = ({a for a in asked_acronyms if len(a) >= MIN_CODE_CHARS}
+                       if asks_meaning(query) and not is_condition(query) else set())
+        condition = asks_for_condition(query)
         # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
         # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
-        asked_elements = element_names(query) - naming if asks_about_element(query) else set()
+        # ("When is X required?" asks for the condition, which the element's record does not state)
+        asked_elements = (element_names(query) - naming
+                          if asks_about_element(query) and not condition else set())
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)
@@ -576,6 +661,11 @@ class SpanScorer:
                 if defines(span, asked_ids):
                     span.bonus += DEFINES_BONUS
                     span.defining = True
+            if not span.defining and keys_row(span, asked_codes):
+                span.bonus += IDENTIFIER_BONUS + DEFINES_BONUS
+                span.defining = True
+            if condition and span.table is None and states_condition(span.text) and wanted & have:
+                span.bonus += CONDITION_BONUS
             if asked_elements and not span.defining and defines(span, asked_elements):
                 span.bonus += ELEMENT_DEFINES_BONUS
                 span.defining = True

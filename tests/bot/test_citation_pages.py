@@ -85,3 +85,59 @@ def test_the_page_is_where_the_quote_starts_unless_only_a_few_opening_words_are_
     # a quote that is not in the chunk, or a chunk from before page_breaks existed: the first page
     assert page_of_quote(CHUNK, "Something else entirely") == 12
     assert page_of_quote(CHUNK.model_copy(update={"page_breaks": []}), "Bei dieser Version") == 12
+
+
+BALANCE_TEXT = ("2.17 Requested Execution Date\n\nAddendum: If the requested execution date is a non TARGET day the "
+                "execution date will be shifted to the\n\nnext possible TARGET date (see the TARGET calendar) If the "
+                "batch requires extra authorization due to the fact that balance is insufficient the\n\nrequested "
+                "execution date can also shift to the next possible TARGET date.")
+BALANCE = ChunkPayload(
+    chunk_id="NL:34", rulebook_id="NL", rulebook_title="NL", page_start=12, page_end=13, chunk_index=34,
+    content_hash="h", source_uri="nl.pdf", text=BALANCE_TEXT, page_breaks=[BALANCE_TEXT.index("next possible")])
+BALANCE_QUOTE = ("Addendum: If the requested execution date is a non TARGET day the execution date will be shifted "
+                 "to the next possible TARGET date (see the TARGET calendar) If the batch requires extra "
+                 "authorization due to the fact that balance is insufficient the requested execution date can "
+                 "also shift to the next possible TARGET date.")
+
+
+def test_a_quote_with_most_of_its_words_on_the_next_page_cites_that_page():
+    # 17 words at the foot of page 12, 32 on page 13: the reader finds the quote on page 13
+    assert page_of_quote(BALANCE, BALANCE_QUOTE) == 13
+    # mostly on page 12: page 12
+    assert page_of_quote(BALANCE, "Addendum: If the requested execution date is a non TARGET day the execution "
+                                  "date will be shifted to the next possible TARGET date") == 12
+
+
+class _Pages(PageTexts):
+    def __init__(self, pages: dict[int, str]) -> None:
+        super().__init__()
+        self.pages = pages
+
+    def page(self, source_uri: str, page: int) -> str | None:
+        return self.pages.get(page)
+
+
+def test_the_eval_accepts_a_quote_cited_on_the_page_where_it_ends():
+    from bot.answer import Citation
+    from evals.e2e_golden import GoldenQuestion
+    from evals.e2e_scoring import IndexView, check_citation
+
+    pages = {12: "2.17 Requested Execution Date Addendum: If the requested execution date is a non TARGET day the "
+                 "execution date will be shifted to the",
+             13: "next possible TARGET date (see the TARGET calendar) If the batch requires extra authorization "
+                 "due to the fact that balance is insufficient the requested execution date can also shift to "
+                 "the next possible TARGET date.",
+             14: "Another page altogether, about something else."}
+    index = IndexView([BALANCE], _Pages(pages))
+    q = GoldenQuestion(id="q", question="Can an insufficient balance move the execution date?", language="en",
+                       corpus="real2", expected=[{"rulebook_id": "NL", "pages": [13]}], must_contain=["balance"],
+                       split="dev")
+
+    def check(page: int) -> list[str]:
+        citation = Citation(n=1, rulebook_id="NL", title="NL", section_path=[], section_title="", page=page,
+                            uri="", quote=BALANCE_QUOTE, language="en", chunk_id="NL:34")
+        return check_citation(citation, q, index).problems
+
+    assert check(page_of_quote(BALANCE, BALANCE_QUOTE)) == []
+    assert check(12) == []  # it starts there: still on the page
+    assert any("not on page 14" in problem for problem in check(14))
