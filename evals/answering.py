@@ -242,7 +242,10 @@ class ObliqaAnswering:
         self.knowledge = KnowledgeBase(self.store, encoder, reranker=load_reranker(self.settings.reranker),
                                        rerank_threshold=self.settings.rerank_threshold)
         if (self.settings.chat_model or "offline") == "offline":
-            self.model = OfflineRulebookModel(encoder=encoder)
+            from bot.offline.subject_terms import CorpusVocabulary
+
+            # as `load_chat_model` builds it: the store's term rarity feeds the subject check
+            self.model = OfflineRulebookModel(encoder=encoder, vocabulary=CorpusVocabulary(self.store))
         else:
             from bot.agent.chat_models import load_chat_model
 

@@ -23,7 +23,9 @@ Per setting, over dev questions only:
 - recall: right answers / answerable questions; F1 of the two;
 - refused share in the exclusion view and of the unanswerable questions; must-contain (e2e).
 The chosen setting maximises F1 (ties: the higher bars, i.e. the more cautious, except that a
-coverage check tied with no check stays off); the curve is
+coverage check tied with no check stays off) among the settings that answer no fewer of the
+answerable dev questions than the current bars (`ANSWERED_SLACK`), and a coverage check that changes
+fewer than two dev outcomes is then switched off (`MIN_CASES_CHANGED`); the curve is
 plotted with matplotlib and written beside the numbers it comes from, with each source's and
 each question kind's figures at the current and the chosen setting.
 """
@@ -35,6 +37,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from bot.offline.subject_terms import (
+    SCOPES,
+    SUBJECT_MAX_HEADINGS,
+    SUBJECT_MAX_SHARE,
+    SUBJECT_SCOPE,
+    missing_subject_weight,
+)
 
 DENSE_GRID = tuple(round(0.80 + 0.005 * i, 3) for i in range(31))  # 0.80 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
@@ -56,10 +66,26 @@ class Bar:
     # kind asked (None: no such check), the largest share of uncovered question terms (None: no check)
     min_dense_slot: float | None = None
     max_uncovered: float | None = None
+    # the subject check (bot.offline.subject_terms): subject terms (in the headings of
+    # 1..subject_max_headings rulebooks, in at most subject_max_share of the chunks) missing from the
+    # evidence that weigh more than max_missing_subject of the question's terms refuse (None: no
+    # check); a value of the kind asked more than max_slot_gap below the best span refuses (None: no check)
+    max_missing_subject: float | None = None
+    subject_max_share: float = SUBJECT_MAX_SHARE
+    subject_max_headings: int = SUBJECT_MAX_HEADINGS
+    max_slot_gap: float | None = None
+    subject_scope: str = SUBJECT_SCOPE  # where the evidence must hold a subject term: passage, section, document
 
     def covers(self, s: Signal) -> bool:
         if self.min_dense_slot is not None and s.slot is not None \
                 and (s.max_dense_slot is None or s.max_dense_slot < self.min_dense_slot):
+            return False
+        if self.max_missing_subject is not None and missing_subject_weight(
+                s.subject, self.subject_max_share, self.subject_max_headings,
+                self.subject_scope) > self.max_missing_subject:
+            return False
+        if self.max_slot_gap is not None and s.slot is not None and s.slot_gap is not None \
+                and s.slot_gap > self.max_slot_gap:
             return False
         return not (self.max_uncovered is not None and s.uncovered is not None and s.uncovered > self.max_uncovered)
 
@@ -88,6 +114,14 @@ class Signal:
     max_dense_slot: float | None = None  # best similarity of a span holding a value of that kind
     uncovered: float | None = None  # share of the question's content terms in no passage (None: not measured)
     named_section: bool = False  # the section the question names by number and title was read: answered
+    subject: tuple[tuple[str, float, int, bool], ...] | None = None  # Decision.subject (None: not measured)
+    slot_gap: float | None = None  # Decision.slot_gap
+
+
+def _subject_keys(bar: Bar) -> dict[str, Any]:
+    return {"max_missing_subject": bar.max_missing_subject, "subject_max_share": bar.subject_max_share,
+            "subject_max_headings": bar.subject_max_headings, "max_slot_gap": bar.max_slot_gap,
+            "subject_scope": bar.subject_scope}
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
@@ -104,8 +138,10 @@ def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = N
 
 
 def _coverage(d: dict[str, Any]) -> dict[str, Any]:
+    subject = d.get("subject")
     return {"slot": d.get("slot"), "max_dense_slot": d.get("max_dense_slot"), "uncovered": d.get("uncovered"),
-            "named_section": bool(d.get("named_section"))}
+            "named_section": bool(d.get("named_section")),
+            "subject": None if subject is None else tuple(tuple(t) for t in subject), "slot_gap": d.get("slot_gap")}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -175,7 +211,7 @@ def point(signals: Sequence[Signal], min_dense: float | Bar, min_lexical: float 
     return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
             "min_dense_other_language": bar.min_dense_other_language,
             "min_dense_disagree": bar.min_dense_disagree,
-            "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered,
+            "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered, **_subject_keys(bar),
             "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
             "answered_share": round(len(normal_answered) / len(normal), 4) if normal else None,
             "right_of_answered": round(len(right_normal) / len(normal_answered), 4) if normal_answered else None,
@@ -228,6 +264,17 @@ class _Columns:
         self.unanswerable = np.array([s.view == "unanswerable" for s in signals])
         self.has_contain = np.array([s.must_contain is not None for s in signals]) & self.normal
         self.contain = np.array([bool(s.must_contain) for s in signals])
+        self._signals = list(signals)
+        self._missing: dict[tuple[float, int, str], Any] = {}
+        self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
+
+    def missing(self, share: float, headings: int, scope: str = "passage") -> Any:
+        """Per signal, the weight of the subject terms at this rarity the evidence does not hold."""
+        key = (share, headings, scope)
+        if key not in self._missing:
+            self._missing[key] = self.np.array([missing_subject_weight(s.subject, share, headings, scope)
+                                                for s in self._signals])
+        return self._missing[key]
 
     def answered(self, bar: Bar) -> Any:
         np = self.np
@@ -239,6 +286,11 @@ class _Columns:
             ok &= ~self.slot | (self.slot_dense >= bar.min_dense_slot)
         if bar.max_uncovered is not None:
             ok &= (self.uncovered < 0) | (self.uncovered <= bar.max_uncovered)
+        if bar.max_missing_subject is not None:
+            ok &= self.missing(bar.subject_max_share, bar.subject_max_headings,
+                               bar.subject_scope) <= bar.max_missing_subject
+        if bar.max_slot_gap is not None:
+            ok &= (self.gap < 0) | (self.gap <= bar.max_slot_gap)
         return ok | (self.base & self.named)
 
     def point(self, bar: Bar) -> dict[str, Any]:
@@ -255,7 +307,7 @@ class _Columns:
         return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
                 "min_dense_other_language": bar.min_dense_other_language,
                 "min_dense_disagree": bar.min_dense_disagree,
-                "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered,
+                "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered, **_subject_keys(bar),
                 "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
                 "answered_share": round(normal_answered / n_normal, 4) if n_normal else None,
                 "right_of_answered": round(right_normal / normal_answered, 4) if normal_answered else None,
@@ -269,7 +321,7 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
           lexical_grid: Iterable[float] = LEXICAL_GRID,
           other_grid: Iterable[float] = (MIN_DENSE_OTHER_LANGUAGE,),
           disagree: bool = False, slot_grid: Iterable[float | None] = (None,),
-          uncovered_grid: Iterable[float | None] = (None,)) -> list[dict[str, Any]]:
+          uncovered_grid: Iterable[float | None] = (None,), subject: Bar | None = None) -> list[dict[str, Any]]:
     """Every setting of the grids; with `disagree`, higher dense bars for disagreeing signals too
     (`DISAGREE_STEPS` above min_dense; None: the same bar)."""
     columns = _Columns(signals)
@@ -283,31 +335,101 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
                 for dd in steps:
                     for sl in slots:
                         for un in uncovereds:
-                            points.append(columns.point(Bar(d, lx, o, dd, sl, un)))
+                            bar = Bar(d, lx, o, dd, sl, un)
+                            if subject is not None:
+                                bar = with_subject(bar, max_missing_subject=subject.max_missing_subject,
+                                                   subject_max_share=subject.subject_max_share,
+                                                   subject_max_headings=subject.subject_max_headings,
+                                                   max_slot_gap=subject.max_slot_gap,
+                                                   subject_scope=subject.subject_scope)
+                            points.append(columns.point(bar))
     return points
 
 
 def _key(p: dict[str, Any]) -> tuple[float, ...]:
     """F1, then the more cautious setting: higher bars. A coverage check is only switched on where it
     changes the dev outcome: when "no check" ties with a bar, no check is chosen (a bar that never
-    fires on dev has no evidence behind it and would refuse unmeasured questions elsewhere)."""
+    fires on dev has no evidence behind it and would refuse unmeasured questions elsewhere). Among
+    subject checks that tie, the one that calls fewer terms subject terms (it refuses less elsewhere)."""
     disagree = p.get("min_dense_disagree")
     slot, uncovered = p.get("min_dense_slot"), p.get("max_uncovered")
-    return (p["f1"], p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
+    missing, gap = p.get("max_missing_subject"), p.get("max_slot_gap")
+    return (p["f1"], 2.0 if missing is None else missing, 2.0 if gap is None else gap,
+            -(p.get("subject_max_share") or 0.0), -(p.get("subject_max_headings") or 0),
+            SCOPES.index(p.get("subject_scope") or "passage"),
+            p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
             p["min_dense_other_language"], 2.0 if slot is None else slot,
             2.0 if uncovered is None else -uncovered)
 
 
-def choose(points: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return max(points, key=_key)
+# The issue's "own golden dev sets not lower than today": a setting that answers fewer of the dev
+# questions that have an answer than today's bars (the `current` bars of the run) is not chosen,
+# however its F1 is
+ANSWERED_SLACK = 0.0
+# A coverage check that changes the outcome of fewer dev cases than this, against the same setting
+# without it, is switched off: a bar that fixes one question is a smell, not a calibration
+MIN_CASES_CHANGED = 2
+_CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot")
+
+
+def prune(signals: Sequence[Signal], bar: Bar) -> Bar:
+    """`bar` with each coverage check off that changes fewer than `MIN_CASES_CHANGED` dev outcomes."""
+    columns = _Columns(signals)
+    for check in _CHECKS:
+        if getattr(bar, check) is None:
+            continue
+        off = with_subject(bar, **{check: None})
+        if int((columns.answered(bar) != columns.answered(off)).sum()) < MIN_CASES_CHANGED:
+            bar = off
+    return bar
+
+
+def choose(points: Sequence[dict[str, Any]], min_answered: float | None = None) -> dict[str, Any]:
+    """The best point by `_key`, among those answering at least `min_answered` of the answerable
+    dev questions (all of them when none does)."""
+    kept = [p for p in points if min_answered is None or (p.get("answered_share") or 0.0) >= min_answered]
+    return max(kept or points, key=_key)
 
 
 def bar_of(p: dict[str, Any]) -> Bar:
     return Bar(p["min_dense"], p["min_lexical"], p.get("min_dense_other_language", MIN_DENSE_OTHER_LANGUAGE),
-               p.get("min_dense_disagree"), p.get("min_dense_slot"), p.get("max_uncovered"))
+               p.get("min_dense_disagree"), p.get("min_dense_slot"), p.get("max_uncovered"),
+               p.get("max_missing_subject"), p.get("subject_max_share", SUBJECT_MAX_SHARE),
+               p.get("subject_max_headings", SUBJECT_MAX_HEADINGS), p.get("max_slot_gap"),
+               p.get("subject_scope") or SUBJECT_SCOPE)
 
 
-_COVERAGE = ("min_dense_slot", "max_uncovered")
+def with_subject(bar: Bar, **changes: Any) -> Bar:
+    from dataclasses import replace
+
+    return replace(bar, **changes)
+
+
+_COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
+             "max_slot_gap", "subject_scope")
+_COVERAGE_GROUPS = (("min_dense_slot",), ("max_uncovered",), ("max_slot_gap",),
+                    ("max_missing_subject", "subject_max_share", "subject_max_headings", "subject_scope"))
+# the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
+# missing subject terms allowed (None: no check); the value's score gap below the best span
+SUBJECT_SHARE_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 1.0)
+SUBJECT_HEADINGS_GRID = (1, 2, 3, 5, 100)
+MISSING_SUBJECT_GRID: tuple[float | None, ...] = (None, 0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
+SLOT_GAP_GRID: tuple[float | None, ...] = (None, 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2)
+
+
+def subject_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
+    """Every subject-check setting and value gap at the other bars of `at`."""
+    columns = _Columns(signals)
+    points = []
+    for gap in SLOT_GAP_GRID:
+        for missing in MISSING_SUBJECT_GRID:
+            for share in (SUBJECT_SHARE_GRID if missing is not None else (at.subject_max_share,)):
+                for headings in (SUBJECT_HEADINGS_GRID if missing is not None else (at.subject_max_headings,)):
+                    for scope in (SCOPES if missing is not None else (at.subject_scope,)):
+                        points.append(columns.point(with_subject(
+                            at, max_missing_subject=missing, subject_max_share=share, subject_max_headings=headings,
+                            max_slot_gap=gap, subject_scope=scope)))
+    return points
 
 
 def _same(p: dict[str, Any], chosen: dict[str, Any], keys: Sequence[str]) -> bool:
@@ -339,14 +461,22 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
                           and _same(p, chosen, _COVERAGE)),
                          key=lambda p: p.get("min_dense_disagree") or p["min_dense"])
     fixed = [p for p in at if p.get("min_dense_other_language") == other and p.get("min_dense_disagree") == disagree]
-    by_slot = sorted((p for p in fixed if p.get("max_uncovered") == chosen.get("max_uncovered")),
-                     key=lambda p: p.get("min_dense_slot") or 0.0)
-    by_uncovered = sorted((p for p in fixed if p.get("min_dense_slot") == chosen.get("min_dense_slot")),
+    subject_keys = ("max_missing_subject", "subject_max_share", "subject_max_headings", "max_slot_gap", "subject_scope")
+    by_slot = sorted((p for p in fixed if p.get("max_uncovered") == chosen.get("max_uncovered")
+                      and _same(p, chosen, subject_keys)), key=lambda p: p.get("min_dense_slot") or 0.0)
+    by_gap = sorted((p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", *subject_keys[:3],
+                                                           "subject_scope"))),
+                    key=lambda p: p.get("max_slot_gap") if p.get("max_slot_gap") is not None else 0.3)
+    by_subject = [p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", "max_slot_gap",
+                                                         "subject_max_headings"))
+                  and (p.get("max_missing_subject") is None or p.get("subject_scope") == chosen.get("subject_scope"))]
+    by_uncovered = sorted((p for p in fixed if p.get("min_dense_slot") == chosen.get("min_dense_slot")
+                           and _same(p, chosen, subject_keys)),
                           key=lambda p: -(p.get("max_uncovered") if p.get("max_uncovered") is not None else 1.05))
     points = [p for p in points if p.get("min_dense_other_language") == other and _on_disagree_line(p, disagree)
               and _same(p, chosen, _COVERAGE)]
-    fig, axes = plt.subplots(2, 3, figsize=(20, 9))
-    left, right, third, fourth, fifth, sixth = axes.flat
+    fig, axes = plt.subplots(2, 4, figsize=(26, 9))
+    left, right, third, fourth, seventh, fifth, sixth, eighth = axes.flat
     for lexical in sorted({p["min_lexical"] for p in points}):
         row = [p for p in points if p["min_lexical"] == lexical]
         label = "lexical off" if lexical > 1 else f"min_lexical {lexical}"
@@ -383,7 +513,26 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     sixth.axvline(uncovered if uncovered is not None else 1.05, color="grey", linestyle="--")
     sixth.set(xlabel="max_uncovered (share of question terms in no passage; 1.05 = no check)", ylabel="share",
               ylim=(0, 1.02), title="coverage: the question's own terms")
-    for ax in (right, third, fourth, fifth, sixth):
+    for missing in sorted({p.get("max_missing_subject") for p in by_subject}, key=lambda m: -1 if m is None else m):
+        row = sorted((p for p in by_subject if p.get("max_missing_subject") == missing),
+                     key=lambda p: p.get("subject_max_share") or 0.0)
+        label = "no subject check" if missing is None else f"refuse above {missing} of the weight missing"
+        xs = [p.get("subject_max_share") for p in row] if missing is not None else list(SUBJECT_SHARE_GRID)
+        ys = [p["f1"] for p in row] if missing is not None else [row[0]["f1"]] * len(xs)
+        seventh.plot(xs, ys, label=f"F1, {label}", marker=".", linestyle="--" if missing is None else "-")
+        if missing == chosen.get("max_missing_subject") and missing is not None:
+            for key, name in _SHARES[1:4]:
+                seventh.plot(xs, [p.get(key) for p in row], label=f"{name}, {label}", marker=".", linewidth=0.8)
+    seventh.set(xscale="log", xlabel="subject_max_share (a subject term is in at most this share of the chunks)",
+                ylabel="share", ylim=(0, 1.02),
+                title=f"subject check at subject_max_headings {chosen.get('subject_max_headings')}, "
+                      f"held in the {chosen.get('subject_scope')}")
+    _lines(eighth, by_gap, lambda p: p.get("max_slot_gap") if p.get("max_slot_gap") is not None else 0.3, _SHARES)
+    gap = chosen.get("max_slot_gap")
+    eighth.axvline(gap if gap is not None else 0.3, color="grey", linestyle="--")
+    eighth.set(xlabel="max_slot_gap (best span holding the asked kind of value, below the best span; 0.3 = no check)",
+               ylabel="share", ylim=(0, 1.02), title="coverage: the value near the evidence")
+    for ax in (right, third, fourth, fifth, sixth, seventh, eighth):
         ax.legend(fontsize=7)
     fig.suptitle(title)
     fig.tight_layout()
@@ -421,10 +570,14 @@ def _slices(points: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> list[di
         same_coverage = _same(p, chosen, _COVERAGE)
         at_chosen = p["min_dense"] == chosen["min_dense"] and p["min_lexical"] == chosen["min_lexical"]
         exact_disagree = p.get("min_dense_disagree") == chosen.get("min_dense_disagree")
+        # one coverage check varied at a time (the subject check's four settings count as one)
+        differing = sum(not _same(p, chosen, group) for group in _COVERAGE_GROUPS)
+        if not _same(p, chosen, ("subject_max_headings", "subject_scope")) \
+                and not _same(p, chosen, ("max_missing_subject", "subject_max_share")):
+            differing += 1  # the subject check: weight x share, or headings x scope, at a time
         if (same_other and same_disagree and same_coverage) \
                 or (at_chosen and same_coverage and (same_other or same_disagree)) \
-                or (at_chosen and same_other and exact_disagree
-                    and any(_same(p, chosen, [k]) for k in _COVERAGE)):
+                or (at_chosen and same_other and exact_disagree and differing == 1):
             keep.append(p)
     return keep
 
@@ -439,12 +592,24 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     # other-language bar at the best of those (its few cross-language dev cases barely move the rest)
     points = sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
                    uncovered_grid=UNCOVERED_GRID)
-    first = bar_of(choose(points))
+    floor = max(0.0, (point(signals, now)["answered_share"] or 0.0) - ANSWERED_SLACK)
+    first = bar_of(choose(points, floor))
+    # the subject check and the value gap at those bars; then the other bars again at the chosen check
+    # (a subject check that refuses neighbouring answers may let a lower dense bar keep paraphrases)
+    points += subject_sweep(signals, first)
+    second = bar_of(choose(points, floor))
+    if (second.max_missing_subject, second.max_slot_gap) != (None, None):
+        points += sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
+                        uncovered_grid=UNCOVERED_GRID, subject=second)
+        points += subject_sweep(signals, bar_of(choose(points, floor)))
+    first = bar_of(choose(points, floor))
     columns = _Columns(signals)
-    points += [columns.point(Bar(first.min_dense, first.min_lexical, o, first.min_dense_disagree, first.min_dense_slot,
-                                 first.max_uncovered)) for o in OTHER_GRID if o != now.min_dense_other_language]
-    chosen = choose(points)
-    bar = bar_of(chosen)
+    points += [columns.point(with_subject(first, min_dense_other_language=o))
+               for o in OTHER_GRID if o != first.min_dense_other_language]
+    bar = prune(signals, bar_of(choose(points, floor)))
+    chosen = columns.point(bar)
+    if chosen not in points:
+        points.append(chosen)
     # the test halves, read at the current and the chosen values only: never looked at to choose
     held_out = all_signals(answering, exclusion, e2e, "test")
     counts: dict[str, int] = {}
@@ -453,12 +618,14 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     result = {
         "what": "answer/refuse thresholds of the offline model (bot.offline.span_scoring MIN_DENSE, MIN_LEXICAL, "
                 "MIN_DENSE_OTHER_LANGUAGE, MIN_DENSE_DISAGREE, and the evidence-coverage bars MIN_DENSE_SLOT, "
-                "MAX_UNCOVERED)",
+                "MAX_UNCOVERED; bot.offline.subject_terms MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, "
+                "SUBJECT_MAX_HEADINGS, MAX_SLOT_GAP)",
         "method": __doc__.split("\n\n", 1)[1].strip(),
         "dev_signals": {"total": len(signals), **dict(sorted(counts.items()))},
         "inputs": [r.get("command", r.get("benchmark", "")) for r in [*answering, *exclusion, *e2e]],
         "current": point(signals, now),
         "chosen": chosen,
+        "min_answered_share": floor,
         "dev_by_source_at_current": by_source(signals, now),
         "dev_by_source_at_chosen": by_source(signals, bar),
         "test_cases": len(held_out),

@@ -176,6 +176,12 @@ def eval_calibrate(
         MIN_DENSE_SLOT,
         MIN_LEXICAL,
     )
+    from bot.offline.subject_terms import (
+        MAX_MISSING_SUBJECT,
+        MAX_SLOT_GAP,
+        SUBJECT_MAX_HEADINGS,
+        SUBJECT_MAX_SHARE,
+    )
     from evals.calibration import Bar, calibrate
 
     answering, exclusion, e2e = answering or [], exclusion or [], e2e or []
@@ -190,13 +196,17 @@ def eval_calibrate(
                 raise ValueError(f"{path} is not a --calibration run (thresholds were not at 0)")
         values = [float(x) for x in compare.split(",")] if compare else [
             MIN_DENSE, MIN_LEXICAL, MIN_DENSE_OTHER_LANGUAGE, *([MIN_DENSE_DISAGREE] if MIN_DENSE_DISAGREE else [])]
-        if len(values) not in (2, 3, 4):
-            raise ValueError("--compare takes two to four numbers: "
-                             "min_dense,min_lexical[,min_dense_other_language[,min_dense_disagree]]")
-        # the coverage bars of the code as it stands, unless --compare gives other values
+        if len(values) not in (2, 3, 4, 5):
+            raise ValueError("--compare takes two to five numbers: "
+                             "min_dense,min_lexical[,min_dense_other_language[,min_dense_disagree[,min_dense_slot]]]")
+        # the coverage bars of the code as it stands, unless --compare gives other values (then only
+        # the value-kind bar, when given as a fifth number)
         current = Bar(values[0], values[1], values[2] if len(values) >= 3 else MIN_DENSE_OTHER_LANGUAGE,
-                      values[3] if len(values) == 4 else None,
-                      None if compare else MIN_DENSE_SLOT, None if compare else MAX_UNCOVERED)
+                      values[3] if len(values) >= 4 else None,
+                      (values[4] if len(values) == 5 else None) if compare else MIN_DENSE_SLOT,
+                      None if compare else MAX_UNCOVERED,
+                      None if compare else MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, SUBJECT_MAX_HEADINGS,
+                      None if compare else MAX_SLOT_GAP)
         result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e)
     except (OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -211,7 +221,9 @@ def eval_calibrate(
             continue
         typer.echo(f"{name:>15}: min_dense {p['min_dense']} (disagreeing {p['min_dense_disagree']}) min_lexical "
                    f"{p['min_lexical']} other-language {p['min_dense_other_language']} slot {p.get('min_dense_slot')} "
-                   f"uncovered {p.get('max_uncovered')}  F1 {p['f1']}  answered {p['answered_share']}  right of "
+                   f"uncovered {p.get('max_uncovered')} subject {p.get('max_missing_subject')}"
+                   f"@{p.get('subject_max_share')}/{p.get('subject_max_headings')} value gap {p.get('max_slot_gap')}"
+                   f"  F1 {p['f1']}  answered {p['answered_share']}  right of "
                    f"answered {p['right_of_answered']}  refused when excluded {p['refused_when_excluded']}  "
                    f"refused unanswerable {p['refused_unanswerable']}  must-contain {p['must_contain']}")
     typer.echo(f"written: {out} and {out.with_suffix('.png')}")

@@ -29,8 +29,10 @@ def load_chat_model(name: str, knowledge: Any = None, *, question_caches: bool =
     name = (name or OFFLINE).strip()
     if name == OFFLINE:
         from bot.offline.offline_model import OfflineRulebookModel
+        from bot.offline.subject_terms import CorpusVocabulary
 
         encoder = getattr(getattr(knowledge, "searcher", None), "encoder", None)
+        kwargs.setdefault("vocabulary", CorpusVocabulary.of(knowledge))  # term rarity: the subject check
         # Not streamed: its reply is planned whole before the first word, so word-by-word chunks
         # only cost LangChain callbacks and a loop wake-up per word (a quarter of the event loop's
         # time at 25 users); the gate takes the text at once and releases the same sentences.

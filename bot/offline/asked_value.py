@@ -83,16 +83,32 @@ def asked_value(question: str) -> str | None:
 
 
 # -- what a passage holds ------------------------------------------------------------------------
-_NOT_FIXED = re.compile(
-    r"\b(differ(s|ent)?\s+(per|by|from|between|for)|var(y|ies|ying)\s+(per|by|with|between)|depends?\s+on|"
-    r"depending\s+on|not\s+(fixed|limited|restricted)|no\s+(limit|limitation|maximum|minimum|restriction)s?|"
+_NO_LIMIT = re.compile(
+    r"\b(not\s+(fixed|limited|restricted)|no\s+(limit|limitation|maximum|minimum|restriction)s?|"
     r"unlimited|any\s+number\s+of|"
-    r"verschilt\s+per|afhankelijk\s+van|geen\s+(limiet|maximum|minimum)|onbeperkt|"
-    r"d[ée]pend\s+de|varie\s+selon|pas\s+de\s+(limite|maximum|minimum)|illimit[ée]e?s?|"
-    r"h[äa]ngt\s+von|abh[äa]ngig\s+von|unterschiedlich|kein(e)?\s+(limite|grenze|maximum|minimum|h[öo]chstbetrag)|"
+    r"geen\s+(limiet|maximum|minimum)|onbeperkt|"
+    r"pas\s+de\s+(limite|maximum|minimum)|illimit[ée]e?s?|"
+    r"kein(e)?\s+(limite|grenze|maximum|minimum|h[öo]chstbetrag)|"
     r"unbegrenzt|unbeschr[äa]nkt)\b",
     re.IGNORECASE)
-_CURRENCY = r"(?:\b(?:EUR|CHF|USD|GBP|JPY|SEK|DKK|NOK|PLN|CZK|HUF)\b|[€$£]|\bFr\.|\bSFr\.?)"
+# "differs per channel", "depends on the agreement": the answer, when it is the value that differs
+# or depends ("the fee depends on …"); "depending on the result of the investigation, the case
+# assignee …" says nothing about a fee, a time or a number
+_VARIES = re.compile(
+    r"\b(differ(s|ent)?\s+(per|by|from|between|for)|var(y|ies|ying)\s+(per|by|with|between)|depends?\s+on|"
+    r"depending\s+on|verschilt\s+per|afhankelijk\s+van|d[ée]pend\s+de|varie\s+selon|"
+    r"h[äa]ngt\s+von|abh[äa]ngig\s+von|unterschiedlich)\b",
+    re.IGNORECASE)
+_KIND_NOUNS = {
+    "money": re.compile(r"\b(fees?|charges?|costs?|prices?|pricing|tariffs?|amounts?|commissions?|rates?|"
+                        r"kosten|tarie[fv]e?n?|prijs|prijzen|bedrag(en)?|vergoeding(en)?|frais|prix|montants?|tarifs?|"
+                        r"geb[üu]hr(en)?|preis(e)?|betr[äa]ge?|entgelt(e)?)\b", re.IGNORECASE),
+    "duration": re.compile(r"\b(times?|periods?|deadlines?|delays?|days?|duration|timing|cut-?offs?|timeouts?|"
+                           r"termijn(en)?|tijd|duur|d[ée]lais?|dur[ée]e|fristen|frist|dauer|zeit(en)?)\b", re.IGNORECASE),
+    "count": re.compile(r"\b(numbers?|counts?|maximum|minimum|aantal|nombre|anzahl|occurrences?)\b", re.IGNORECASE),
+}
+# a code written against its amount counts too ("USD15,000", as regulations often print it)
+_CURRENCY = r"(?:\b(?:EUR|CHF|USD|GBP|JPY|SEK|DKK|NOK|PLN|CZK|HUF|AED)(?:\b|(?=\d))|[€$£]|\bFr\.|\bSFr\.?)"
 _MONEY = re.compile(
     _CURRENCY + r"\s?\d|\d[\d.,'’]*\s?(?:" + _CURRENCY + r"|\beuros?\b|\bfrancs?\b|\bcents?\b)|"
     r"\d\s?(?:%|percent\b|per\s?cent\b|procent\b|pour\s?cent\b|prozent\b)|"
@@ -112,6 +128,8 @@ _DURATION = re.compile(
     r"imm[ée]diatement|sans\s+d[ée]lai|le\s+jour\s+m[êe]me|"
     r"sofort|unverz[üu]glich|am\s+selben\s+tag|n[äa]chsten\s+(bank)?arbeitstag)\b",
     re.IGNORECASE)
+_INSTANT = re.compile(r"immediately|without\s+(undue\s+)?delay|real[- ]time|instantly|onmiddellijk|direct|onverwijld|"
+                      r"imm[ée]diatement|sans\s+d[ée]lai|sofort|unverz[üu]glich", re.IGNORECASE)
 _MULTIPLICITY = re.compile(r"\[\s*\d+\s*\.\.\s*(?:\d+|\*|n)\s*\]|\(\s*\d+\s*\.\.\s*(?:\d+|\*|n)\s*\)|\bMax\d+",
                            re.IGNORECASE)
 # a number that counts something: an integer that is not part of a dotted number (a version, a
@@ -176,7 +194,7 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
     way round; a time of day or "immediately" answers either."""
     if kind is None:
         return False
-    if _NOT_FIXED.search(text):
+    if _NO_LIMIT.search(text) or (_VARIES.search(text) and _KIND_NOUNS[kind].search(text)):
         return True
     if kind == MONEY:
         return bool(_MONEY.search(text))
@@ -188,6 +206,8 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
         for found in matches:
             units = re.findall(_TIME_UNIT, found, re.IGNORECASE)
             family = _family(units[-1]) if units else None
+            if family is None and _INSTANT.fullmatch(found.strip()):
+                continue  # "immediately" says when, not how many days or hours
             if family is None or (family in ("second", "minute", "hour")) == wanted_short:
                 return True
         return False

@@ -81,6 +81,16 @@ from bot.offline.span_scoring import (
     parse_table,
     uncovered_terms,
 )
+from bot.offline.subject_terms import (
+    MAX_MISSING_SUBJECT,
+    MAX_SLOT_GAP,
+    SUBJECT_MAX_HEADINGS,
+    SUBJECT_MAX_SHARE,
+    SUBJECT_SCOPE,
+    missing_subject_weight,
+    subject_coverage,
+    value_gap,
+)
 from knowledge.change_tool import CHANGES, change_question
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
@@ -170,6 +180,11 @@ class Decision:
     named_section: bool = False
     uncovered: float | None = None
     uncovered_terms: list[str] | None = None
+    # the subject (bot.offline.subject_terms): each content term of the question with its rarity in the
+    # corpus and whether the evidence an answer would quote holds it (None: not measured); and how far
+    # the best span holding a value of the kind asked scores below the best span (None: none holds one)
+    subject: list[tuple[str, float, int, bool, bool, bool]] | None = None
+    slot_gap: float | None = None
 
 
 @dataclass
@@ -201,6 +216,15 @@ class OfflineRulebookModel(BaseChatModel):
     # than this share of its content terms is in no passage (None: no such check)
     min_dense_slot: float | None = MIN_DENSE_SLOT
     max_uncovered: float | None = MAX_UNCOVERED
+    # the subject check (bot.offline.subject_terms): refused when the question's subject terms missing
+    # from the evidence weigh more than `max_missing_subject` of its terms (None: no check), and, for a
+    # question asking for a value, when the best span holding one scores more than `max_slot_gap` below the best
+    vocabulary: Any = Field(default=None, exclude=True)
+    max_missing_subject: float | None = MAX_MISSING_SUBJECT
+    subject_max_share: float = SUBJECT_MAX_SHARE
+    subject_max_headings: int = SUBJECT_MAX_HEADINGS
+    subject_scope: str = SUBJECT_SCOPE  # passage, section or document (bot.offline.subject_terms.SCOPES)
+    max_slot_gap: float | None = MAX_SLOT_GAP
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
@@ -395,6 +419,10 @@ class OfflineRulebookModel(BaseChatModel):
                             uncovered=None if coverage is None else round(len(coverage[0]) / max(1, coverage[1]), 4),
                             uncovered_terms=None if coverage is None else coverage[0])
         decision = replace(decision, named_section=_named_section_read(question, spans, read))
+        if self.vocabulary is not None and (self.max_missing_subject is not None or self.observer is not None):
+            decision = replace(decision, subject=subject_coverage(query, language, spans, self.vocabulary))
+        if decision.slot is not None:
+            decision = replace(decision, slot_gap=value_gap(spans))
         decision = replace(decision, answered=self.answers(decision))
         self._observe(decision)
         if not decision.answered:
@@ -475,6 +503,12 @@ class OfflineRulebookModel(BaseChatModel):
                 return False  # no passage shown holds a value of the kind asked
             if decision.max_dense_slot is not None and decision.max_dense_slot < self.min_dense_slot:
                 return False  # (no encoder: the spans holding one were not measured, and pass)
+        if self.max_missing_subject is not None and missing_subject_weight(
+                decision.subject, self.subject_max_share, self.subject_max_headings,
+                self.subject_scope) > self.max_missing_subject:
+            return False  # the evidence is about another subject than the question's
+        if self.max_slot_gap is not None and decision.slot_gap is not None and decision.slot_gap > self.max_slot_gap:
+            return False  # the value of the kind asked is held by a span far from the answer's evidence
         return not (self.max_uncovered is not None and decision.uncovered is not None
                     and decision.uncovered > self.max_uncovered)
 
@@ -483,6 +517,7 @@ class OfflineRulebookModel(BaseChatModel):
         calibration sweep replays any bar from the recorded `Decision`s."""
         self.min_dense = self.min_lexical = self.min_dense_other_language = 0.0
         self.min_dense_disagree = self.min_dense_slot = self.max_uncovered = None
+        self.max_missing_subject = self.max_slot_gap = None
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""

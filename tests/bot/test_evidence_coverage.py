@@ -48,6 +48,15 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
     ("SIX Interbank Clearing archives deleted QR-IIDs for 10 years.", "count", None, False),  # years count no IIDs
     ("See section 3 and page 250 of Release 4.6 (2019).", "count", None, False),  # references, not counts
     ("The technical maximum of a batch is different per channel.", "count", None, True),  # "it varies" answers
+    ("The fee depends on the agreement with the acquirer.", "money", None, True),
+    # what depends here is the assignee's course of action, not a time: no deadline is stated
+    ("Depending on the result of the investigation by a case assignee, the payment is returned.", "duration", "day",
+     False),
+    ("It would be redundant to send a report when followed immediately by a resolution.", "duration", "day", False),
+    ("It would be redundant to send a report when followed immediately by a resolution.", "duration", None, True),
+    ("Settlement takes place on the next business day.", "duration", "day", True),
+    ("… a dealer in precious metals for a price of USD15,000 or more.", "money", None, True),  # code against amount
+    ("The EUROSTAT figures were published.", "money", None, False),
 ])
 def test_whether_a_passage_holds_a_value_of_that_kind(text, kind, unit, held):
     assert holds_value(text, kind, unit) is held

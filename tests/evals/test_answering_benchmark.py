@@ -155,13 +155,29 @@ def test_the_vectorised_sweep_replays_exactly_what_the_reference_does():
                       rng.choice([None, rng.uniform(0.78, 0.9)]), must_contain=rng.choice([None, True, False]),
                       agree=rng.choice([None, True, False]), slot=rng.choice([None, "money", "duration"]),
                       max_dense_slot=rng.choice([None, rng.uniform(0.75, 0.95)]),
-                      uncovered=rng.choice([None, rng.random()]), named_section=rng.random() < 0.05)
+                      uncovered=rng.choice([None, rng.random()]), named_section=rng.random() < 0.05,
+                      subject=rng.choice([None, tuple((f"t{i}", rng.choice([0.0, 0.01, 0.05, 0.3]), rng.randint(0, 4),
+                                                       rng.random() < 0.7) for i in range(rng.randint(0, 5)))]),
+                      slot_gap=rng.choice([None, 0.0, rng.uniform(0, 0.3)]))
                for _ in range(300)]
     columns = _Columns(signals)
     for bar in (Bar(0.86, 0.5, 0.82, 0.88, 0.81, None), Bar(0.84, 0.6, 0.83, None, None, 0.4),
-                Bar(0.9, 1.01, 0.8, 0.92, 0.86, 0.25)):
+                Bar(0.9, 1.01, 0.8, 0.92, 0.86, 0.25), Bar(0.86, 0.5, 0.82, 0.88, 0.81, None, 0.0, 0.05, 2, 0.1),
+                Bar(0.84, 0.6, 0.83, None, None, None, 0.2, 0.02, 3, None)):
         assert columns.point(bar) == point(signals, bar)
     # a coverage bar refuses what the dense bars alone would answer, never the other way round
     loose, strict = point(signals, Bar(0.86, 0.5)), point(signals, Bar(0.86, 0.5, min_dense_slot=0.85))
     assert strict["answered_share"] <= loose["answered_share"]
     assert strict["refused_unanswerable"] >= loose["refused_unanswerable"]
+
+
+def test_a_coverage_check_that_changes_one_dev_outcome_is_switched_off():
+    from evals.calibration import Bar, prune
+
+    def sig(view, uncovered, right=True):
+        return Signal("real2", view, 0.9, 0.6, False, True, right, uncovered=uncovered)
+
+    one = [sig("normal", 0.1), sig("normal", 0.2), sig("excluded", 0.9, False)]
+    assert prune(one, Bar(0.86, 0.5, max_uncovered=0.5)).max_uncovered is None  # refuses a single case
+    two = [*one, sig("excluded", 0.8, False)]
+    assert prune(two, Bar(0.86, 0.5, max_uncovered=0.5)).max_uncovered == 0.5
