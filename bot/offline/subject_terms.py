@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache, cached
+
 from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
 
@@ -196,8 +198,15 @@ def _related(chunk: ChunkPayload, evidence: ChunkPayload) -> bool:
 def _tokens(chunks: Sequence[ChunkPayload]) -> set[str]:
     held: set[str] = set()
     for chunk in chunks:
-        held.update(tokenize(f"{heading_text(chunk)} {body_text(chunk)}", chunk.language))
+        held.update(_chunk_terms(f"{heading_text(chunk)} {body_text(chunk)}", chunk.language))
     return held
+
+
+@cached(LRUCache(maxsize=8192), lock=threading.Lock())
+def _chunk_terms(text: str, language: str) -> frozenset[str]:
+    """A shown chunk's terms, remembered by its text: every turn of every answer checks the same
+    shown chunks again, in up to three overlapping scopes; frozen, so shared safely across threads."""
+    return frozenset(tokenize(text, language))
 
 
 def _held(term: str, held: set[str]) -> bool:
