@@ -9,7 +9,11 @@ import unicodedata
 
 def fold_accents(text: str) -> str:
     """"rémunération" -> "remuneration": compatibility-decomposed, combining marks dropped."""
+    if text.isascii():  # no ASCII character decomposes or combines: most text, at C speed
+        return text
     decomposed = unicodedata.normalize("NFKD", text)
+    if decomposed.isascii():
+        return decomposed
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 

@@ -104,3 +104,19 @@ def test_a_spelled_out_name_is_found_by_the_run_together_query(tmp_path: Path) -
                               AccessFilter(), fused_limit=3)
     store.close()
     assert hits[0].payload.chunk_id == "d:0"
+
+
+def test_accent_folding_is_the_same_with_its_ascii_shortcuts():
+    import unicodedata
+
+    from knowledge.word_forms import fold_accents
+
+    def reference(text: str) -> str:
+        return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+    texts = ["plain ASCII, pacs.008.001.08 and EUR 0.25", "rémunération", "Überweisung", "ﬁnal ½ №",
+             "", "Zahlungsempfänger: straße", "\u00a0non-breaking\u2009space", "ĳ ŀ Ǆ", "日本"]
+    every_char = "".join(chr(c) for c in range(0x20, 0x2500))
+    for text in [*texts, every_char]:
+        assert fold_accents(text) == reference(text)
+    assert fold_accents("rémunération") == "remuneration"
