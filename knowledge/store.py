@@ -78,10 +78,10 @@ def reading_order_ties(hits: list[ScoredChunk]) -> list[ScoredChunk]:
 
 
 # The dense leg's HNSW beam width. Once a collection is optimised its dense search is approximate:
-# on ObliQA's 13,012 passages the engine's default beam kept 98.7% of the exact top 10 (96.1% of
-# the top 50) and cost the hybrid ~.004 MAP@10; a beam of 256 keeps 99.75% (99.3%) at the same
-# p50 (2.5 vs 2.4 ms with payloads), where exact search takes 4.6 ms
-# (`benchmarks/query_latency.py --dense-beams`). Both backends use it.
+# on ObliQA's 13,012 passages the engine's default beam kept 98.3% of the exact top 10 (96.2% of
+# the top 50) and cost the hybrid ~.003 MAP@10; a beam of 256 keeps 99.7% (99.2%) at the same
+# CPU p50 (3.6 ms with payloads), where exact search takes 5.8 ms
+# (`benchmarks/query_latency.py --dense-beams`, 200 dev questions). Both backends use it.
 DENSE_HNSW_EF = 256
 
 
