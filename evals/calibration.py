@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.offline.subject_phrases import PHRASE_MAX_SHARE, PHRASE_SCOPE, missing_phrases
 from bot.offline.subject_terms import (
     SCOPES,
     SUBJECT_MAX_HEADINGS,
@@ -75,6 +76,15 @@ class Bar:
     subject_max_headings: int = SUBJECT_MAX_HEADINGS
     max_slot_gap: float | None = None
     subject_scope: str = SUBJECT_SCOPE  # where the evidence must hold a subject term: passage, section, document
+    # a rare phrase of the question (in at most phrase_max_share of the chunks) missing from the evidence
+    # within phrase_scope: only a best span with dense >= min_dense_phrase answers (None: no check)
+    min_dense_phrase: float | None = None
+    phrase_max_share: float = PHRASE_MAX_SHARE
+    phrase_scope: str = PHRASE_SCOPE
+
+    def phrase_missing(self, s: Signal) -> bool:
+        return self.min_dense_phrase is not None and bool(missing_phrases(s.phrases, self.phrase_max_share,
+                                                                          self.phrase_scope))
 
     def covers(self, s: Signal) -> bool:
         if self.min_dense_slot is not None and s.slot is not None \
@@ -116,12 +126,14 @@ class Signal:
     named_section: bool = False  # the section the question names by number and title was read: answered
     subject: tuple[tuple[str, float, int, bool], ...] | None = None  # Decision.subject (None: not measured)
     slot_gap: float | None = None  # Decision.slot_gap
+    phrases: tuple[tuple[str, float, bool, bool, bool], ...] | None = None  # Decision.phrases
 
 
 def _subject_keys(bar: Bar) -> dict[str, Any]:
     return {"max_missing_subject": bar.max_missing_subject, "subject_max_share": bar.subject_max_share,
             "subject_max_headings": bar.subject_max_headings, "max_slot_gap": bar.max_slot_gap,
-            "subject_scope": bar.subject_scope}
+            "subject_scope": bar.subject_scope, "min_dense_phrase": bar.min_dense_phrase,
+            "phrase_max_share": bar.phrase_max_share, "phrase_scope": bar.phrase_scope}
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
@@ -132,6 +144,8 @@ def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = N
         return True
     if not bar.covers(s):
         return False
+    if bar.phrase_missing(s):
+        return s.max_dense is not None and s.max_dense >= max(bar.dense_bar(s.agree), bar.min_dense_phrase or 0.0)
     return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.dense_bar(s.agree))
             or (s.max_dense_other_language is not None
                 and s.max_dense_other_language >= bar.min_dense_other_language))
@@ -141,7 +155,8 @@ def _coverage(d: dict[str, Any]) -> dict[str, Any]:
     subject = d.get("subject")
     return {"slot": d.get("slot"), "max_dense_slot": d.get("max_dense_slot"), "uncovered": d.get("uncovered"),
             "named_section": bool(d.get("named_section")),
-            "subject": None if subject is None else tuple(tuple(t) for t in subject), "slot_gap": d.get("slot_gap")}
+            "subject": None if subject is None else tuple(tuple(t) for t in subject), "slot_gap": d.get("slot_gap"),
+            "phrases": None if d.get("phrases") is None else tuple(tuple(p) for p in d["phrases"])}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -266,6 +281,7 @@ class _Columns:
         self.contain = np.array([bool(s.must_contain) for s in signals])
         self._signals = list(signals)
         self._missing: dict[tuple[float, int, str], Any] = {}
+        self._phrases: dict[tuple[float, str], Any] = {}
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
 
     def missing(self, share: float, headings: int, scope: str = "passage") -> Any:
@@ -276,12 +292,24 @@ class _Columns:
                                                 for s in self._signals])
         return self._missing[key]
 
+    def phrase_missing(self, share: float, scope: str) -> Any:
+        """Per signal, whether a phrase at this rarity is missing from the evidence within `scope`."""
+        key = (share, scope)
+        if key not in self._phrases:
+            self._phrases[key] = self.np.array([bool(missing_phrases(s.phrases, share, scope))
+                                                for s in self._signals], dtype=bool)
+        return self._phrases[key]
+
     def answered(self, bar: Bar) -> Any:
         np = self.np
         dense_bar = np.where(self.disagree & (bar.min_dense_disagree is not None),
                              max(bar.min_dense, bar.min_dense_disagree or 0.0), bar.min_dense)
-        ok = self.base & ((self.lexical >= bar.min_lexical) | ((self.dense >= 0) & (self.dense >= dense_bar))
-                          | ((self.other >= 0) & (self.other >= bar.min_dense_other_language)))
+        reach = ((self.lexical >= bar.min_lexical) | ((self.dense >= 0) & (self.dense >= dense_bar))
+                 | ((self.other >= 0) & (self.other >= bar.min_dense_other_language)))
+        if bar.min_dense_phrase is not None:
+            close = (self.dense >= 0) & (self.dense >= np.maximum(dense_bar, bar.min_dense_phrase))
+            reach = np.where(self.phrase_missing(bar.phrase_max_share, bar.phrase_scope), close, reach)
+        ok = self.base & reach
         if bar.min_dense_slot is not None:
             ok &= ~self.slot | (self.slot_dense >= bar.min_dense_slot)
         if bar.max_uncovered is not None:
@@ -341,7 +369,10 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
                                                    subject_max_share=subject.subject_max_share,
                                                    subject_max_headings=subject.subject_max_headings,
                                                    max_slot_gap=subject.max_slot_gap,
-                                                   subject_scope=subject.subject_scope)
+                                                   subject_scope=subject.subject_scope,
+                                                   min_dense_phrase=subject.min_dense_phrase,
+                                                   phrase_max_share=subject.phrase_max_share,
+                                                   phrase_scope=subject.phrase_scope)
                             points.append(columns.point(bar))
     return points
 
@@ -354,9 +385,12 @@ def _key(p: dict[str, Any]) -> tuple[float, ...]:
     disagree = p.get("min_dense_disagree")
     slot, uncovered = p.get("min_dense_slot"), p.get("max_uncovered")
     missing, gap = p.get("max_missing_subject"), p.get("max_slot_gap")
+    phrase = p.get("min_dense_phrase")
     return (p["f1"], 2.0 if missing is None else missing, 2.0 if gap is None else gap,
+            0.0 if phrase is None else -phrase,
             -(p.get("subject_max_share") or 0.0), -(p.get("subject_max_headings") or 0),
             SCOPES.index(p.get("subject_scope") or "passage"),
+            -(p.get("phrase_max_share") or 0.0), SCOPES.index(p.get("phrase_scope") or "passage"),
             p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
             p["min_dense_other_language"], 2.0 if slot is None else slot,
             2.0 if uncovered is None else -uncovered)
@@ -369,7 +403,7 @@ ANSWERED_SLACK = 0.0
 # A coverage check that changes the outcome of fewer dev cases than this, against the same setting
 # without it, is switched off: a bar that fixes one question is a smell, not a calibration
 MIN_CASES_CHANGED = 2
-_CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot")
+_CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot", "min_dense_phrase")
 
 
 def prune(signals: Sequence[Signal], bar: Bar) -> Bar:
@@ -396,7 +430,8 @@ def bar_of(p: dict[str, Any]) -> Bar:
                p.get("min_dense_disagree"), p.get("min_dense_slot"), p.get("max_uncovered"),
                p.get("max_missing_subject"), p.get("subject_max_share", SUBJECT_MAX_SHARE),
                p.get("subject_max_headings", SUBJECT_MAX_HEADINGS), p.get("max_slot_gap"),
-               p.get("subject_scope") or SUBJECT_SCOPE)
+               p.get("subject_scope") or SUBJECT_SCOPE, p.get("min_dense_phrase"),
+               p.get("phrase_max_share", PHRASE_MAX_SHARE), p.get("phrase_scope") or PHRASE_SCOPE)
 
 
 def with_subject(bar: Bar, **changes: Any) -> Bar:
@@ -406,9 +441,10 @@ def with_subject(bar: Bar, **changes: Any) -> Bar:
 
 
 _COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
-             "max_slot_gap", "subject_scope")
+             "max_slot_gap", "subject_scope", "min_dense_phrase", "phrase_max_share", "phrase_scope")
 _COVERAGE_GROUPS = (("min_dense_slot",), ("max_uncovered",), ("max_slot_gap",),
-                    ("max_missing_subject", "subject_max_share", "subject_max_headings", "subject_scope"))
+                    ("max_missing_subject", "subject_max_share", "subject_max_headings", "subject_scope"),
+                    ("min_dense_phrase", "phrase_max_share", "phrase_scope"))
 # the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
 # missing subject terms allowed (None: no check); the value's score gap below the best span
 SUBJECT_SHARE_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 1.0)
@@ -429,6 +465,24 @@ def subject_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
                         points.append(columns.point(with_subject(
                             at, max_missing_subject=missing, subject_max_share=share, subject_max_headings=headings,
                             max_slot_gap=gap, subject_scope=scope)))
+    return points
+
+
+# the phrase check's grids: the dense bar when a rare phrase of the question is missing from the
+# evidence (None: no check), a phrase's largest share of the chunks, where the evidence must hold it
+PHRASE_DENSE_GRID: tuple[float | None, ...] = (None, *(round(0.86 + 0.005 * i, 3) for i in range(13)))  # .86-.92
+PHRASE_SHARE_GRID = (0.005, 0.01, 0.02, 0.05)
+
+
+def phrase_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
+    """Every phrase-check setting at the other bars of `at`."""
+    columns = _Columns(signals)
+    points = []
+    for bar in PHRASE_DENSE_GRID:
+        for share in (PHRASE_SHARE_GRID if bar is not None else (at.phrase_max_share,)):
+            for scope in (SCOPES if bar is not None else (at.phrase_scope,)):
+                points.append(columns.point(with_subject(at, min_dense_phrase=bar, phrase_max_share=share,
+                                                         phrase_scope=scope)))
     return points
 
 
@@ -461,22 +515,28 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
                           and _same(p, chosen, _COVERAGE)),
                          key=lambda p: p.get("min_dense_disagree") or p["min_dense"])
     fixed = [p for p in at if p.get("min_dense_other_language") == other and p.get("min_dense_disagree") == disagree]
-    subject_keys = ("max_missing_subject", "subject_max_share", "subject_max_headings", "max_slot_gap", "subject_scope")
+    subject_keys = ("max_missing_subject", "subject_max_share", "subject_max_headings", "max_slot_gap", "subject_scope",
+                    "min_dense_phrase", "phrase_max_share", "phrase_scope")
     by_slot = sorted((p for p in fixed if p.get("max_uncovered") == chosen.get("max_uncovered")
                       and _same(p, chosen, subject_keys)), key=lambda p: p.get("min_dense_slot") or 0.0)
     by_gap = sorted((p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", *subject_keys[:3],
-                                                           "subject_scope"))),
+                                                           "subject_scope", *subject_keys[5:]))),
                     key=lambda p: p.get("max_slot_gap") if p.get("max_slot_gap") is not None else 0.3)
+    by_phrase = [p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", "max_slot_gap",
+                                                        *subject_keys[:3], "subject_scope"))
+                 and (p.get("min_dense_phrase") is None or p.get("phrase_scope") == chosen.get("phrase_scope"))]
     by_subject = [p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", "max_slot_gap",
-                                                         "subject_max_headings"))
+                                                         "subject_max_headings", *subject_keys[5:]))
                   and (p.get("max_missing_subject") is None or p.get("subject_scope") == chosen.get("subject_scope"))]
     by_uncovered = sorted((p for p in fixed if p.get("min_dense_slot") == chosen.get("min_dense_slot")
                            and _same(p, chosen, subject_keys)),
                           key=lambda p: -(p.get("max_uncovered") if p.get("max_uncovered") is not None else 1.05))
     points = [p for p in points if p.get("min_dense_other_language") == other and _on_disagree_line(p, disagree)
               and _same(p, chosen, _COVERAGE)]
-    fig, axes = plt.subplots(2, 4, figsize=(26, 9))
-    left, right, third, fourth, seventh, fifth, sixth, eighth = axes.flat
+    fig, axes = plt.subplots(2, 5, figsize=(32, 9))
+    left, right, third, fourth, ninth, seventh, fifth, sixth, eighth, tenth = axes.flat
+    _phrase_panel(ninth, by_phrase, chosen)
+    tenth.axis("off")
     for lexical in sorted({p["min_lexical"] for p in points}):
         row = [p for p in points if p["min_lexical"] == lexical]
         label = "lexical off" if lexical > 1 else f"min_lexical {lexical}"
@@ -541,6 +601,28 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     plt.close(fig)
 
 
+def _phrase_panel(ax: Any, rows: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> None:
+    """F1 by the phrase check's dense bar, one line per phrase rarity (0.855: no check), and the
+    answered and refused shares at the chosen rarity."""
+    off = [p for p in rows if p.get("min_dense_phrase") is None]
+    for share in sorted({p.get("phrase_max_share") for p in rows if p.get("min_dense_phrase") is not None}):
+        line = sorted((p for p in rows if p.get("phrase_max_share") == share and p.get("min_dense_phrase") is not None),
+                      key=lambda p: p["min_dense_phrase"])
+        line = off[:1] + line
+        xs = [p.get("min_dense_phrase") or 0.855 for p in line]
+        ax.plot(xs, [p["f1"] for p in line], label=f"F1, phrases in at most {share} of the chunks", marker=".",
+                linewidth=2.5 if share == chosen.get("phrase_max_share") else 1)
+        if share == chosen.get("phrase_max_share"):
+            for key, name in _SHARES[1:4]:
+                ax.plot(xs, [p.get(key) for p in line], label=name, marker=".", linewidth=0.8)
+    bar = chosen.get("min_dense_phrase")
+    ax.axvline(bar if bar is not None else 0.855, color="grey", linestyle="--")
+    ax.set(xlabel="min_dense_phrase (dense bar when a rare question phrase is missing from the evidence; "
+                  "0.855 = no check)", ylabel="share", ylim=(0, 1.02),
+           title=f"phrase check, held in the {chosen.get('phrase_scope')}")
+    ax.legend(fontsize=7)
+
+
 OTHER_GRID = tuple(round(0.78 + 0.01 * i, 2) for i in range(13))  # 0.78 .. 0.90
 
 
@@ -597,11 +679,13 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     # the subject check and the value gap at those bars; then the other bars again at the chosen check
     # (a subject check that refuses neighbouring answers may let a lower dense bar keep paraphrases)
     points += subject_sweep(signals, first)
+    points += phrase_sweep(signals, bar_of(choose(points, floor)))
     second = bar_of(choose(points, floor))
-    if (second.max_missing_subject, second.max_slot_gap) != (None, None):
+    if (second.max_missing_subject, second.max_slot_gap, second.min_dense_phrase) != (None, None, None):
         points += sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
                         uncovered_grid=UNCOVERED_GRID, subject=second)
         points += subject_sweep(signals, bar_of(choose(points, floor)))
+        points += phrase_sweep(signals, bar_of(choose(points, floor)))
     first = bar_of(choose(points, floor))
     columns = _Columns(signals)
     points += [columns.point(with_subject(first, min_dense_other_language=o))

@@ -10,12 +10,19 @@ configured chat model, zoom tools, citation gate).
 
 An answer in this view cites some other rulebook. It can be right (the SCT rulebook and the
 regulation it quotes say the same thing): an answer that holds every must-contain fact of the
-question's gold answer (`elsewhere`) is listed apart with what it cites, for a reader to judge, and
-the refused share is reported both ways; every other answer is an error.
+question's gold answer (`elsewhere`, "facts") is listed apart with what it cites, for a reader to
+judge, and the refused share is reported both ways; every other answer is an error. So is an
+answer from a translation of a hidden rulebook, cited on one of the pages the question expects of
+the original (`elsewhere`, "translation"): the same document in another language answers the
+question as well, but its facts are written in words the must-contain strings do not match. The
+eval hides only the listed rulebooks, and a translation is found without trusting the catalog
+(`translations`): the same `series` or ISIN in another language, or another language with the same
+language-neutral text (numbers, codes, acronyms) and about the same number of pages.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -81,7 +88,9 @@ class ExclusionCase:
     decision: dict[str, Any] | None = None
     error: str | None = None
     # excluded view: the answer from the other rulebooks holds every must-contain fact of the gold answer
+    # ("facts"), or cites a translation of a hidden rulebook on an expected page ("translation")
     elsewhere: bool = False
+    elsewhere_by: str | None = None
 
 
 def service_for(knowledge: Any, settings: Any, model: Any) -> Any:
@@ -117,6 +126,7 @@ async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
     from evals.personas import roles_for
 
     model = offline_model(knowledge, settings)
+    translated = translations(knowledge)
     decisions: list[Any] = []
     if hasattr(model, "observer"):
         model.observer = decisions.append
@@ -140,13 +150,62 @@ async def run_exclusion(questions: Sequence[Any], knowledge: Any, settings: Any,
             case.right_page = right_page(q, answer)
             case.cited = list(dict.fromkeys(f"{c.rulebook_id} p.{c.page}" for c in answer.citations))
             case.answer = answer.text[:600]
-            case.elsewhere = view_name == "excluded" and answered_elsewhere(q, answer.text)
+            if view_name == "excluded":
+                case.elsewhere_by = ("facts" if answered_elsewhere(q, answer.text)
+                                     else "translation" if cites_translation(q, answer, translated) else None)
+                case.elsewhere = case.elsewhere_by is not None
         if decisions:
             case.decision = asdict(decisions[-1])
         cases.append(case)
         if progress is not None:
             progress(q)
     return cases
+
+
+# language-neutral words: numbers, codes and acronyms ("30.06.2020", "QR-IID", "SIC", "IBAN")
+_NEUTRAL = re.compile(r"\b(?=[\w.-]*\d)[\w.-]{2,}\b|\b[A-Z][A-Z0-9]+\b")
+TRANSLATION_OVERLAP = 0.6  # Jaccard of the neutral words: translations 0.88 on real2, other pairs at most 0.33
+TRANSLATION_PAGES = 0.8  # the shorter has at least this share of the longer's pages
+PAGE_SLACK = 1  # a translation's text runs a page earlier or later than the original's
+
+
+def translations(knowledge: Any) -> dict[str, set[str]]:
+    """Rulebook id -> the ids of the rulebooks that are the same document in another language (see
+    the module docstring), from every chunk of the store."""
+    store = getattr(knowledge, "store", None)
+    if store is None or not hasattr(store, "scroll"):
+        return {}
+    books: dict[str, dict[str, Any]] = {}
+    for chunk in store.scroll():
+        book = books.setdefault(chunk.rulebook_id, {"language": chunk.language[:2], "series": chunk.series,
+                                                    "isin": (chunk.isin or "").upper() or None, "pages": 0,
+                                                    "neutral": set()})
+        book["pages"] = max(book["pages"], chunk.page_end)
+        book["neutral"].update(_NEUTRAL.findall(" ".join([chunk.text, *chunk.tables_csv])))
+    out: dict[str, set[str]] = {}
+    for a, x in books.items():
+        for b, y in books.items():
+            if a == b or x["language"] == y["language"]:
+                continue
+            same = bool(x["series"] and x["series"] == y["series"]) or bool(x["isin"] and x["isin"] == y["isin"])
+            if not same and x["neutral"] and y["neutral"]:
+                overlap = len(x["neutral"] & y["neutral"]) / len(x["neutral"] | y["neutral"])
+                pages = min(x["pages"], y["pages"]) / max(1, x["pages"], y["pages"])
+                same = overlap >= TRANSLATION_OVERLAP and pages >= TRANSLATION_PAGES
+            if same:
+                out.setdefault(a, set()).add(b)
+    return out
+
+
+def cites_translation(q: Any, answer: Any, translated: dict[str, set[str]]) -> bool:
+    """The answer cites a translation of an expected rulebook on one of the pages the question expects
+    of the original, give or take `PAGE_SLACK` (any page when none is given)."""
+    for e in q.expected:
+        for c in answer.citations:
+            if c.rulebook_id in translated.get(e.rulebook_id, ()) and (
+                    not e.pages or any(abs(c.page - p) <= PAGE_SLACK for p in e.pages)):
+                return True
+    return False
 
 
 def answered_elsewhere(q: Any, text: str) -> bool:
@@ -170,7 +229,8 @@ def summarise(cases: Sequence[ExclusionCase]) -> dict[str, Any]:
                       "refused_or_answered_elsewhere_share": round((refused + len(elsewhere)) / len(rows), 4)
                       if rows else None,
                       "answered": [c.question_id for c in rows if c.outcome == "answered"],
-                      "answered_elsewhere": {c.question_id: c.cited for c in elsewhere}}
+                      "answered_elsewhere": {c.question_id: c.cited for c in elsewhere},
+                      "answered_elsewhere_by": {c.question_id: c.elsewhere_by for c in elsewhere}}
         if normal:
             answered = [c for c in normal if c.outcome == "answered"]
             out[split]["normal_view"] = {

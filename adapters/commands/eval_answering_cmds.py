@@ -176,11 +176,13 @@ def eval_calibrate(
         MIN_DENSE_SLOT,
         MIN_LEXICAL,
     )
+    from bot.offline.subject_phrases import MIN_DENSE_PHRASE, PHRASE_MAX_SHARE, PHRASE_SCOPE
     from bot.offline.subject_terms import (
         MAX_MISSING_SUBJECT,
         MAX_SLOT_GAP,
         SUBJECT_MAX_HEADINGS,
         SUBJECT_MAX_SHARE,
+        SUBJECT_SCOPE,
     )
     from evals.calibration import Bar, calibrate
 
@@ -206,7 +208,8 @@ def eval_calibrate(
                       (values[4] if len(values) == 5 else None) if compare else MIN_DENSE_SLOT,
                       None if compare else MAX_UNCOVERED,
                       None if compare else MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, SUBJECT_MAX_HEADINGS,
-                      None if compare else MAX_SLOT_GAP)
+                      None if compare else MAX_SLOT_GAP, SUBJECT_SCOPE, None if compare else MIN_DENSE_PHRASE,
+                      PHRASE_MAX_SHARE, PHRASE_SCOPE)
         result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e)
     except (OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -223,6 +226,7 @@ def eval_calibrate(
                    f"{p['min_lexical']} other-language {p['min_dense_other_language']} slot {p.get('min_dense_slot')} "
                    f"uncovered {p.get('max_uncovered')} subject {p.get('max_missing_subject')}"
                    f"@{p.get('subject_max_share')}/{p.get('subject_max_headings')} value gap {p.get('max_slot_gap')}"
+                   f" phrase {p.get('min_dense_phrase')}@{p.get('phrase_max_share')}/{p.get('phrase_scope')}"
                    f"  F1 {p['f1']}  answered {p['answered_share']}  right of "
                    f"answered {p['right_of_answered']}  refused when excluded {p['refused_when_excluded']}  "
                    f"refused unanswerable {p['refused_unanswerable']}  must-contain {p['must_contain']}")

@@ -81,6 +81,13 @@ from bot.offline.span_scoring import (
     parse_table,
     uncovered_terms,
 )
+from bot.offline.subject_phrases import (
+    MIN_DENSE_PHRASE,
+    PHRASE_MAX_SHARE,
+    PHRASE_SCOPE,
+    missing_phrases,
+    phrase_coverage,
+)
 from bot.offline.subject_terms import (
     MAX_MISSING_SUBJECT,
     MAX_SLOT_GAP,
@@ -185,6 +192,9 @@ class Decision:
     # the best span holding a value of the kind asked scores below the best span (None: none holds one)
     subject: list[tuple[str, float, int, bool, bool, bool]] | None = None
     slot_gap: float | None = None
+    # the question's phrases the corpus holds, with their rarity and whether the evidence holds them
+    # (bot.offline.subject_phrases; None: not measured)
+    phrases: list[tuple[str, float, bool, bool, bool]] | None = None
 
 
 @dataclass
@@ -225,6 +235,11 @@ class OfflineRulebookModel(BaseChatModel):
     subject_max_headings: int = SUBJECT_MAX_HEADINGS
     subject_scope: str = SUBJECT_SCOPE  # passage, section or document (bot.offline.subject_terms.SCOPES)
     max_slot_gap: float | None = MAX_SLOT_GAP
+    # a rare phrase of the question missing from the evidence's document: only a best span this close in
+    # meaning answers (bot.offline.subject_phrases; None: no check)
+    min_dense_phrase: float | None = MIN_DENSE_PHRASE
+    phrase_max_share: float = PHRASE_MAX_SHARE
+    phrase_scope: str = PHRASE_SCOPE
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
@@ -421,6 +436,8 @@ class OfflineRulebookModel(BaseChatModel):
         decision = replace(decision, named_section=_named_section_read(question, spans, read))
         if self.vocabulary is not None and (self.max_missing_subject is not None or self.observer is not None):
             decision = replace(decision, subject=subject_coverage(query, language, spans, self.vocabulary))
+        if self.vocabulary is not None and (self.min_dense_phrase is not None or self.observer is not None):
+            decision = replace(decision, phrases=phrase_coverage(query, language, spans, self.vocabulary))
         if decision.slot is not None:
             decision = replace(decision, slot_gap=value_gap(spans))
         decision = replace(decision, answered=self.answers(decision))
@@ -489,6 +506,10 @@ class OfflineRulebookModel(BaseChatModel):
         dense_bar = self.min_dense
         if decision.agree is False and self.min_dense_disagree is not None:
             dense_bar = max(self.min_dense, self.min_dense_disagree)
+        if self.min_dense_phrase is not None and missing_phrases(decision.phrases, self.phrase_max_share,
+                                                                 self.phrase_scope):
+            # the evidence's document never names what the question does: closeness in meaning only
+            return decision.max_dense is not None and decision.max_dense >= max(dense_bar, self.min_dense_phrase)
         return (decision.max_lexical >= self.min_lexical
                 or (decision.max_dense is not None and decision.max_dense >= dense_bar)
                 or (decision.max_dense_other_language is not None
@@ -517,7 +538,7 @@ class OfflineRulebookModel(BaseChatModel):
         calibration sweep replays any bar from the recorded `Decision`s."""
         self.min_dense = self.min_lexical = self.min_dense_other_language = 0.0
         self.min_dense_disagree = self.min_dense_slot = self.max_uncovered = None
-        self.max_missing_subject = self.max_slot_gap = None
+        self.max_missing_subject = self.max_slot_gap = self.min_dense_phrase = None
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""

@@ -81,8 +81,9 @@ class CorpusVocabulary:
         self._lock = threading.Lock()
         self._rebuilding = False
         self._built_at = float("-inf")
-        # (chunks, chunks holding each term, rulebooks whose headings hold it), swapped whole
-        self._table: tuple[int, Counter[str], dict[str, int]] | None = None
+        # (chunks, chunks holding each term, rulebooks whose headings hold it, chunks holding each
+        # phrase: `bot.offline.subject_phrases.PhraseCounts`), swapped whole
+        self._table: tuple[int, Counter[str], dict[str, int], Any] | None = None
 
     @classmethod
     def of(cls, knowledge: Any) -> CorpusVocabulary | None:
@@ -90,11 +91,17 @@ class CorpusVocabulary:
         return cls(store) if store is not None and hasattr(store, "scroll") else None
 
     def rarity(self, terms: Sequence[str]) -> dict[str, TermRarity]:
-        chunks, df, headings = self._current()
+        chunks, df, headings, _ = self._current()
         total = max(1, chunks)
         return {t: TermRarity(df.get(t, 0) / total, headings.get(t, 0)) for t in terms}
 
-    def _current(self) -> tuple[int, Counter[str], dict[str, int]]:
+    def phrase_shares(self, phrases: Sequence[tuple[str, str]]) -> dict[tuple[str, str], float]:
+        """Each phrase's share of the chunks that hold it (two terms in a row, `subject_phrases`)."""
+        chunks, _, _, counts = self._current()
+        total = max(1, chunks)
+        return {p: counts.count(p) / total for p in phrases}
+
+    def _current(self) -> tuple[int, Counter[str], dict[str, int], Any]:
         table = self._table
         if table is None:
             with self._lock:
@@ -118,17 +125,23 @@ class CorpusVocabulary:
             with self._lock:
                 self._rebuilding = False
 
-    def _build(self) -> tuple[int, Counter[str], dict[str, int]]:
+    def _build(self) -> tuple[int, Counter[str], dict[str, int], Any]:
+        from bot.offline.subject_phrases import PhraseCounts, phrases_of
+
         df: Counter[str] = Counter()
         headed: dict[str, set[str]] = {}
+        phrases = PhraseCounts()
         chunks = 0
         for chunk in self._store.scroll():
             chunks += 1
-            heading = set(tokenize(heading_text(chunk), chunk.language))
-            df.update(heading | set(tokenize(body_text(chunk), chunk.language)))
+            heading_terms = tokenize(heading_text(chunk), chunk.language)
+            body_terms = tokenize(body_text(chunk), chunk.language)
+            heading = set(heading_terms)
+            df.update(heading | set(body_terms))
+            phrases.add(phrases_of(heading_terms) | phrases_of(body_terms))
             for term in heading:
                 headed.setdefault(term, set()).add(chunk.rulebook_id)
-        return chunks, df, {t: len(r) for t, r in headed.items()}
+        return chunks, df, {t: len(r) for t, r in headed.items()}, phrases
 
 
 def heading_text(chunk: ChunkPayload) -> str:
@@ -167,6 +180,24 @@ def subject_coverage(question: str, language: str, spans: Sequence[Any], vocabul
     when there is no vocabulary, no evidence, or the evidence is in another language."""
     if vocabulary is None:
         return None
+    scopes = evidence_scopes(language, spans)
+    if scopes is None:
+        return None
+    held = [_tokens(group) for group in scopes]
+    terms = question_terms(question, language)
+    rarity = vocabulary.rarity(terms)
+    return [(t, round(rarity[t].chunk_share, 5), rarity[t].heading_rulebooks, *(_held(t, h) for h in held))
+            for t in terms]
+
+
+SCOPES = ("passage", "section", "document")  # where the evidence must hold a subject term (see `subject_coverage`)
+
+
+def evidence_scopes(language: str, spans: Sequence[Any]
+                    ) -> tuple[list[ChunkPayload], list[ChunkPayload], list[ChunkPayload]] | None:
+    """The chunks of the evidence in the question's language (`evidence_spans`), the shown chunks of
+    their sections (parents and children included) and of their rulebooks; None when there is no
+    evidence or the best span is in another language."""
     evidence = evidence_spans(spans)
     chunks = list({s.chunk.chunk_id: s.chunk for s in evidence}.values())
     same = [c for c in chunks if c.language[:2] == language[:2]]
@@ -176,14 +207,7 @@ def subject_coverage(question: str, language: str, spans: Sequence[Any], vocabul
     rulebooks = {c.rulebook_id for c in same}
     section = [c for c in shown if any(_related(c, e) for e in same)]
     document = [c for c in shown if c.rulebook_id in rulebooks]
-    held = [_tokens(group) for group in (same, section, document)]
-    terms = question_terms(question, language)
-    rarity = vocabulary.rarity(terms)
-    return [(t, round(rarity[t].chunk_share, 5), rarity[t].heading_rulebooks, *(_held(t, h) for h in held))
-            for t in terms]
-
-
-SCOPES = ("passage", "section", "document")  # where the evidence must hold a subject term (see `subject_coverage`)
+    return same, section, document
 
 
 def _related(chunk: ChunkPayload, evidence: ChunkPayload) -> bool:

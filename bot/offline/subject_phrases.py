@@ -1,0 +1,159 @@
+"""The phrases a question names, and whether the evidence an answer would quote uses them.
+
+A subject is often named by two words together rather than by either alone: "account reporting",
+"euro sign", "cover cancellation", "activation data". Each word may be common in a corpus of
+payment guides, so the word-level subject check (`subject_terms`) finds them all in a document about
+something else; the two words in a row are rare, and a document that never puts them together is
+seldom about what they name. A question phrase is two content terms in a row (the BM25 tokenizer's
+stems, as `subject_terms` compares them; "the", "of" and the other stop words drop out, so "the
+cancellation of the cover" and "cancel the cover" are one phrase). Only a phrase the corpus holds
+somewhere counts (a question's own wording that no chunk repeats says nothing about any document),
+and only when rare: in at most `PHRASE_MAX_SHARE` of the chunks.
+
+When the evidence's document (as the tools showed it, `subject_terms.evidence_scopes`) holds no
+rare phrase of the question, the words the two share do not show that it is about the question:
+the answer then needs evidence close in meaning, a best span with dense similarity of at least
+`MIN_DENSE_PHRASE` (bot.offline.offline_model.OfflineRulebookModel.answers); lexical overlap or a
+span in another language alone no longer answers. Both bars are calibrated on dev questions
+(`evals.calibration`, `Bar.min_dense_phrase`). Like `subject_terms`, the check compares one
+language with itself: evidence in another language is not checked (None).
+
+A phrase is held by the evidence as written ("account reporting"), in another form of its words
+("reported on the account" does not count, "accounts reporting" does: `subject_terms._held`'s stem
+family), or run together in one identifier ("PaymentInformationIdentification" holds "payment
+information" and "information identification").
+
+Phrase counts are kept in a fixed table of hashed buckets (`PhraseCounts`): bounded memory for any
+corpus (ObliQA's 13,012 passages hold about half a million distinct phrases); two phrases sharing a
+bucket only make a phrase look more common, which makes the check fire less, never more.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from cachetools import LRUCache, cached
+
+from knowledge.bm25 import tokenize
+
+# the check's bars (calibrated by the dev sweep, evals/baselines/calibration_offline.json; None: no check)
+PHRASE_MAX_SHARE = 0.02
+MIN_DENSE_PHRASE: float | None = None
+PHRASE_SCOPE = "document"
+BUCKETS = 1 << 22  # 16 MiB of counts
+COMPOUND_MIN = 10  # a token this long may hold a phrase run together ("endtoendidentif")
+
+Phrase = tuple[str, str]
+
+
+def phrases_of(terms: Sequence[str]) -> set[Phrase]:
+    """Two terms in a row, neither a number, not the same word twice."""
+    return {(a, b) for a, b in zip(terms, terms[1:], strict=False)
+            if a != b and not a.isdigit() and not b.isdigit()}
+
+
+class PhraseCounts:
+    """How many chunks hold each phrase, in hashed buckets (see the module docstring). Built once by
+    one thread, then only read."""
+
+    def __init__(self, buckets: int = BUCKETS) -> None:
+        self._mask = buckets - 1
+        self._counts = np.zeros(buckets, dtype=np.uint32)
+
+    def _bucket(self, phrase: Phrase) -> int:
+        return hash(phrase) & self._mask
+
+    def add(self, phrases: Iterable[Phrase]) -> None:
+        """One chunk's phrases: each bucket counted once per chunk."""
+        buckets = np.fromiter({self._bucket(p) for p in phrases}, dtype=np.int64)
+        if buckets.size:
+            self._counts[buckets] += 1
+
+    def count(self, phrase: Phrase) -> int:
+        return int(self._counts[self._bucket(phrase)])
+
+
+def question_phrases(question: str, language: str) -> list[Phrase]:
+    """The question's phrases, from its content terms in order (asking words and numbers left out)."""
+    from bot.offline.span_scoring import ASKING_WORDS, _fold
+    from bot.offline.subject_terms import _PUNCTUATION
+
+    asked = " ".join(w for w in question.split() if _fold(w).strip(_PUNCTUATION) not in ASKING_WORDS)
+    terms = [t for t in tokenize(asked, language) if not t.isdigit()]
+    return [p for p in dict.fromkeys(zip(terms, terms[1:], strict=False)) if p[0] != p[1]]
+
+
+def phrase_coverage(question: str, language: str, spans: Sequence[Any], vocabulary: Any
+                    ) -> list[tuple[str, float, bool, bool, bool]] | None:
+    """[("first second", chunk share, held by the evidence's passages, by their sections, by their
+    documents)] for each phrase of the question that the corpus holds (scopes as
+    `subject_terms.subject_coverage`); None when there is no vocabulary, no evidence, or the
+    evidence is in another language."""
+    from bot.offline.subject_terms import evidence_scopes
+
+    if vocabulary is None or not hasattr(vocabulary, "phrase_shares"):
+        return None
+    scopes = evidence_scopes(language, spans)
+    if scopes is None:
+        return None
+    phrases = question_phrases(question, language)
+    shares = vocabulary.phrase_shares(phrases)
+    phrases = [p for p in phrases if shares[p] > 0]
+    if not phrases:
+        return []
+    held = [_Held(group) for group in scopes]
+    return [(" ".join(p), round(shares[p], 5), *(h.holds(p) for h in held)) for p in phrases]
+
+
+SCOPES = ("passage", "section", "document")
+
+
+def missing_phrases(coverage: Sequence[Sequence[Any]] | None, max_share: float, scope: str = "document") -> list[str]:
+    """The rare phrases (in at most `max_share` of the chunks) the evidence does not hold within `scope`."""
+    if not coverage:
+        return []
+    at = 2 + SCOPES.index(scope)
+    return [row[0] for row in coverage if row[1] <= max_share and not row[at]]
+
+
+class _Held:
+    """The phrases and long tokens of a group of chunks, for `holds`."""
+
+    def __init__(self, chunks: Sequence[Any]) -> None:
+        from bot.offline.subject_terms import body_text, heading_text
+
+        self.phrases: set[Phrase] = set()
+        self.compounds: set[str] = set()
+        for chunk in chunks:
+            phrases, compounds = _chunk_phrases(heading_text(chunk), body_text(chunk), chunk.language)
+            self.phrases |= phrases
+            self.compounds |= compounds
+        self._by_start: dict[str, list[Phrase]] | None = None
+
+    def holds(self, phrase: Phrase) -> bool:
+        from bot.offline.subject_terms import MIN_PREFIX, _held
+
+        if phrase in self.phrases:
+            return True
+        a, b = phrase
+        if any(a in token and b in token[token.index(a) + len(a):] for token in self.compounds):
+            return True  # run together in one identifier
+        if len(a) < MIN_PREFIX:
+            return any(p[0] == a and _held(b, {p[1]}) for p in self.phrases)
+        if self._by_start is None:
+            self._by_start = {}
+            for p in self.phrases:
+                self._by_start.setdefault(p[0][:MIN_PREFIX], []).append(p)
+        return any(_held(a, {p[0]}) and _held(b, {p[1]}) for p in self._by_start.get(a[:MIN_PREFIX], ()))
+
+
+@cached(LRUCache(maxsize=8192), lock=threading.Lock())
+def _chunk_phrases(heading: str, body: str, language: str) -> tuple[frozenset[Phrase], frozenset[str]]:
+    """A shown chunk's phrases (its headings and its text apart, as the vocabulary counts them) and
+    long tokens, remembered by its text (as `subject_terms._chunk_terms`)."""
+    heading_terms, body_terms = tokenize(heading, language), tokenize(body, language)
+    return (frozenset(phrases_of(heading_terms) | phrases_of(body_terms)),
+            frozenset(t for t in [*heading_terms, *body_terms] if len(t) >= COMPOUND_MIN))
