@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.offline.subject_phrases import PHRASE_MAX_SHARE, PHRASE_SCOPE, missing_phrases
+from bot.offline.neutral_terms import missing_neutral_share
+from bot.offline.subject_phrases import MIN_MISSING_PHRASES, PHRASE_MAX_SHARE, PHRASE_SCOPE, phrase_missing
 from bot.offline.subject_terms import (
     SCOPES,
     SUBJECT_MAX_HEADINGS,
@@ -81,10 +82,14 @@ class Bar:
     min_dense_phrase: float | None = None
     phrase_max_share: float = PHRASE_MAX_SHARE
     phrase_scope: str = PHRASE_SCOPE
+    min_missing_phrases: float = MIN_MISSING_PHRASES
+    # evidence in another language: the largest share of the question's acronyms and codes its documents
+    # may miss (None: no check; bot.offline.neutral_terms)
+    max_missing_neutral: float | None = None
 
     def phrase_missing(self, s: Signal) -> bool:
-        return self.min_dense_phrase is not None and bool(missing_phrases(s.phrases, self.phrase_max_share,
-                                                                          self.phrase_scope))
+        return self.min_dense_phrase is not None and phrase_missing(s.phrases, self.phrase_max_share,
+                                                                    self.phrase_scope, self.min_missing_phrases)
 
     def covers(self, s: Signal) -> bool:
         if self.min_dense_slot is not None and s.slot is not None \
@@ -96,6 +101,8 @@ class Bar:
             return False
         if self.max_slot_gap is not None and s.slot is not None and s.slot_gap is not None \
                 and s.slot_gap > self.max_slot_gap:
+            return False
+        if self.max_missing_neutral is not None and missing_neutral_share(s.neutral) > self.max_missing_neutral:
             return False
         return not (self.max_uncovered is not None and s.uncovered is not None and s.uncovered > self.max_uncovered)
 
@@ -127,13 +134,16 @@ class Signal:
     subject: tuple[tuple[str, float, int, bool], ...] | None = None  # Decision.subject (None: not measured)
     slot_gap: float | None = None  # Decision.slot_gap
     phrases: tuple[tuple[str, float, bool, bool, bool], ...] | None = None  # Decision.phrases
+    neutral: tuple[tuple[str, float, bool], ...] | None = None  # Decision.neutral
 
 
 def _subject_keys(bar: Bar) -> dict[str, Any]:
     return {"max_missing_subject": bar.max_missing_subject, "subject_max_share": bar.subject_max_share,
             "subject_max_headings": bar.subject_max_headings, "max_slot_gap": bar.max_slot_gap,
             "subject_scope": bar.subject_scope, "min_dense_phrase": bar.min_dense_phrase,
-            "phrase_max_share": bar.phrase_max_share, "phrase_scope": bar.phrase_scope}
+            "phrase_max_share": bar.phrase_max_share, "phrase_scope": bar.phrase_scope,
+            "min_missing_phrases": bar.min_missing_phrases,
+            "max_missing_neutral": bar.max_missing_neutral}
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
@@ -156,7 +166,8 @@ def _coverage(d: dict[str, Any]) -> dict[str, Any]:
     return {"slot": d.get("slot"), "max_dense_slot": d.get("max_dense_slot"), "uncovered": d.get("uncovered"),
             "named_section": bool(d.get("named_section")),
             "subject": None if subject is None else tuple(tuple(t) for t in subject), "slot_gap": d.get("slot_gap"),
-            "phrases": None if d.get("phrases") is None else tuple(tuple(p) for p in d["phrases"])}
+            "phrases": None if d.get("phrases") is None else tuple(tuple(p) for p in d["phrases"]),
+            "neutral": None if d.get("neutral") is None else tuple(tuple(t) for t in d["neutral"])}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -281,8 +292,9 @@ class _Columns:
         self.contain = np.array([bool(s.must_contain) for s in signals])
         self._signals = list(signals)
         self._missing: dict[tuple[float, int, str], Any] = {}
-        self._phrases: dict[tuple[float, str], Any] = {}
+        self._phrases: dict[tuple[float, str, float], Any] = {}
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
+        self.neutral = self.np.array([missing_neutral_share(s.neutral) for s in signals])
 
     def missing(self, share: float, headings: int, scope: str = "passage") -> Any:
         """Per signal, the weight of the subject terms at this rarity the evidence does not hold."""
@@ -292,11 +304,11 @@ class _Columns:
                                                 for s in self._signals])
         return self._missing[key]
 
-    def phrase_missing(self, share: float, scope: str) -> Any:
-        """Per signal, whether a phrase at this rarity is missing from the evidence within `scope`."""
-        key = (share, scope)
+    def phrase_missing(self, share: float, scope: str, min_missing: float) -> Any:
+        """Per signal, whether enough phrases at this rarity are missing from the evidence within `scope`."""
+        key = (share, scope, min_missing)
         if key not in self._phrases:
-            self._phrases[key] = self.np.array([bool(missing_phrases(s.phrases, share, scope))
+            self._phrases[key] = self.np.array([phrase_missing(s.phrases, share, scope, min_missing)
                                                 for s in self._signals], dtype=bool)
         return self._phrases[key]
 
@@ -308,7 +320,8 @@ class _Columns:
                  | ((self.other >= 0) & (self.other >= bar.min_dense_other_language)))
         if bar.min_dense_phrase is not None:
             close = (self.dense >= 0) & (self.dense >= np.maximum(dense_bar, bar.min_dense_phrase))
-            reach = np.where(self.phrase_missing(bar.phrase_max_share, bar.phrase_scope), close, reach)
+            reach = np.where(self.phrase_missing(bar.phrase_max_share, bar.phrase_scope, bar.min_missing_phrases),
+                             close, reach)
         ok = self.base & reach
         if bar.min_dense_slot is not None:
             ok &= ~self.slot | (self.slot_dense >= bar.min_dense_slot)
@@ -319,6 +332,8 @@ class _Columns:
                                bar.subject_scope) <= bar.max_missing_subject
         if bar.max_slot_gap is not None:
             ok &= (self.gap < 0) | (self.gap <= bar.max_slot_gap)
+        if bar.max_missing_neutral is not None:
+            ok &= self.neutral <= bar.max_missing_neutral
         return ok | (self.base & self.named)
 
     def point(self, bar: Bar) -> dict[str, Any]:
@@ -372,7 +387,9 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
                                                    subject_scope=subject.subject_scope,
                                                    min_dense_phrase=subject.min_dense_phrase,
                                                    phrase_max_share=subject.phrase_max_share,
-                                                   phrase_scope=subject.phrase_scope)
+                                                   phrase_scope=subject.phrase_scope,
+                                                   max_missing_neutral=subject.max_missing_neutral,
+                                                   min_missing_phrases=subject.min_missing_phrases)
                             points.append(columns.point(bar))
     return points
 
@@ -385,9 +402,10 @@ def _key(p: dict[str, Any]) -> tuple[float, ...]:
     disagree = p.get("min_dense_disagree")
     slot, uncovered = p.get("min_dense_slot"), p.get("max_uncovered")
     missing, gap = p.get("max_missing_subject"), p.get("max_slot_gap")
-    phrase = p.get("min_dense_phrase")
+    phrase, neutral = p.get("min_dense_phrase"), p.get("max_missing_neutral")
     return (p["f1"], 2.0 if missing is None else missing, 2.0 if gap is None else gap,
-            0.0 if phrase is None else -phrase,
+            0.0 if phrase is None else -phrase, 2.0 if neutral is None else neutral,
+            p.get("min_missing_phrases") or 0.0,
             -(p.get("subject_max_share") or 0.0), -(p.get("subject_max_headings") or 0),
             SCOPES.index(p.get("subject_scope") or "passage"),
             -(p.get("phrase_max_share") or 0.0), SCOPES.index(p.get("phrase_scope") or "passage"),
@@ -403,7 +421,8 @@ ANSWERED_SLACK = 0.0
 # A coverage check that changes the outcome of fewer dev cases than this, against the same setting
 # without it, is switched off: a bar that fixes one question is a smell, not a calibration
 MIN_CASES_CHANGED = 2
-_CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot", "min_dense_phrase")
+_CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot", "min_dense_phrase",
+           "max_missing_neutral")
 
 
 def prune(signals: Sequence[Signal], bar: Bar) -> Bar:
@@ -431,7 +450,9 @@ def bar_of(p: dict[str, Any]) -> Bar:
                p.get("max_missing_subject"), p.get("subject_max_share", SUBJECT_MAX_SHARE),
                p.get("subject_max_headings", SUBJECT_MAX_HEADINGS), p.get("max_slot_gap"),
                p.get("subject_scope") or SUBJECT_SCOPE, p.get("min_dense_phrase"),
-               p.get("phrase_max_share", PHRASE_MAX_SHARE), p.get("phrase_scope") or PHRASE_SCOPE)
+               p.get("phrase_max_share", PHRASE_MAX_SHARE), p.get("phrase_scope") or PHRASE_SCOPE,
+               min_missing_phrases=p.get("min_missing_phrases", MIN_MISSING_PHRASES),
+               max_missing_neutral=p.get("max_missing_neutral"))
 
 
 def with_subject(bar: Bar, **changes: Any) -> Bar:
@@ -441,10 +462,12 @@ def with_subject(bar: Bar, **changes: Any) -> Bar:
 
 
 _COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
-             "max_slot_gap", "subject_scope", "min_dense_phrase", "phrase_max_share", "phrase_scope")
+             "max_slot_gap", "subject_scope", "min_dense_phrase", "phrase_max_share", "phrase_scope",
+             "max_missing_neutral", "min_missing_phrases")
 _COVERAGE_GROUPS = (("min_dense_slot",), ("max_uncovered",), ("max_slot_gap",),
                     ("max_missing_subject", "subject_max_share", "subject_max_headings", "subject_scope"),
-                    ("min_dense_phrase", "phrase_max_share", "phrase_scope"))
+                    ("min_dense_phrase", "phrase_max_share", "phrase_scope", "min_missing_phrases"),
+                    ("max_missing_neutral",))
 # the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
 # missing subject terms allowed (None: no check); the value's score gap below the best span
 SUBJECT_SHARE_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 1.0)
@@ -472,17 +495,23 @@ def subject_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
 # evidence (None: no check), a phrase's largest share of the chunks, where the evidence must hold it
 PHRASE_DENSE_GRID: tuple[float | None, ...] = (None, *(round(0.86 + 0.005 * i, 3) for i in range(13)))  # .86-.92
 PHRASE_SHARE_GRID = (0.005, 0.01, 0.02, 0.05)
+MISSING_PHRASES_GRID = (0.01, 0.34, 0.5, 0.67, 1.0)  # the share of the rare phrases missing that raises the bar
+# evidence in another language: the share of the question's acronyms and codes its documents may miss
+NEUTRAL_GRID: tuple[float | None, ...] = (None, 0.0, 0.34, 0.5, 0.67)
 
 
 def phrase_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
-    """Every phrase-check setting at the other bars of `at`."""
+    """Every phrase-check and neutral-term setting at the other bars of `at`."""
     columns = _Columns(signals)
     points = []
-    for bar in PHRASE_DENSE_GRID:
-        for share in (PHRASE_SHARE_GRID if bar is not None else (at.phrase_max_share,)):
-            for scope in (SCOPES if bar is not None else (at.phrase_scope,)):
-                points.append(columns.point(with_subject(at, min_dense_phrase=bar, phrase_max_share=share,
-                                                         phrase_scope=scope)))
+    for neutral in NEUTRAL_GRID:
+        for bar in PHRASE_DENSE_GRID:
+            for share in (PHRASE_SHARE_GRID if bar is not None else (at.phrase_max_share,)):
+                for scope in (SCOPES if bar is not None else (at.phrase_scope,)):
+                    for least in (MISSING_PHRASES_GRID if bar is not None else (at.min_missing_phrases,)):
+                        points.append(columns.point(with_subject(
+                            at, min_dense_phrase=bar, phrase_max_share=share, phrase_scope=scope,
+                            min_missing_phrases=least, max_missing_neutral=neutral)))
     return points
 
 
@@ -516,14 +545,16 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
                          key=lambda p: p.get("min_dense_disagree") or p["min_dense"])
     fixed = [p for p in at if p.get("min_dense_other_language") == other and p.get("min_dense_disagree") == disagree]
     subject_keys = ("max_missing_subject", "subject_max_share", "subject_max_headings", "max_slot_gap", "subject_scope",
-                    "min_dense_phrase", "phrase_max_share", "phrase_scope")
+                    "min_dense_phrase", "phrase_max_share", "phrase_scope", "max_missing_neutral",
+                    "min_missing_phrases")
     by_slot = sorted((p for p in fixed if p.get("max_uncovered") == chosen.get("max_uncovered")
                       and _same(p, chosen, subject_keys)), key=lambda p: p.get("min_dense_slot") or 0.0)
     by_gap = sorted((p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", *subject_keys[:3],
                                                            "subject_scope", *subject_keys[5:]))),
                     key=lambda p: p.get("max_slot_gap") if p.get("max_slot_gap") is not None else 0.3)
     by_phrase = [p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", "max_slot_gap",
-                                                        *subject_keys[:3], "subject_scope"))
+                                                        *subject_keys[:3], "subject_scope", "max_missing_neutral",
+                                                        "min_missing_phrases"))
                  and (p.get("min_dense_phrase") is None or p.get("phrase_scope") == chosen.get("phrase_scope"))]
     by_subject = [p for p in fixed if _same(p, chosen, ("min_dense_slot", "max_uncovered", "max_slot_gap",
                                                          "subject_max_headings", *subject_keys[5:]))
@@ -620,7 +651,8 @@ def _phrase_panel(ax: Any, rows: Sequence[dict[str, Any]], chosen: dict[str, Any
     ax.set(xlabel="min_dense_phrase (dense bar when a rare question phrase is missing from the evidence; "
                   "0.855 = no check)", ylabel="share", ylim=(0, 1.02),
            title=f"phrase check, held in the {chosen.get('phrase_scope')}")
-    ax.legend(fontsize=7)
+    if ax.lines:
+        ax.legend(fontsize=7)
 
 
 OTHER_GRID = tuple(round(0.78 + 0.01 * i, 2) for i in range(13))  # 0.78 .. 0.90

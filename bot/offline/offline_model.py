@@ -63,6 +63,7 @@ from bot.offline.cross_reference import (
     wants_whole_section,
 )
 from bot.offline.exonyms import other_forms, rendering_in
+from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
 from bot.offline.quote_context import with_context
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
@@ -83,10 +84,11 @@ from bot.offline.span_scoring import (
 )
 from bot.offline.subject_phrases import (
     MIN_DENSE_PHRASE,
+    MIN_MISSING_PHRASES,
     PHRASE_MAX_SHARE,
     PHRASE_SCOPE,
-    missing_phrases,
     phrase_coverage,
+    phrase_missing,
 )
 from bot.offline.subject_terms import (
     MAX_MISSING_SUBJECT,
@@ -195,6 +197,9 @@ class Decision:
     # the question's phrases the corpus holds, with their rarity and whether the evidence holds them
     # (bot.offline.subject_phrases; None: not measured)
     phrases: list[tuple[str, float, bool, bool, bool]] | None = None
+    # evidence in another language: the question's acronyms and codes, with their rarity and whether the
+    # evidence's documents hold them (bot.offline.neutral_terms; None: not measured)
+    neutral: list[tuple[str, float, bool]] | None = None
 
 
 @dataclass
@@ -240,6 +245,10 @@ class OfflineRulebookModel(BaseChatModel):
     min_dense_phrase: float | None = MIN_DENSE_PHRASE
     phrase_max_share: float = PHRASE_MAX_SHARE
     phrase_scope: str = PHRASE_SCOPE
+    min_missing_phrases: float = MIN_MISSING_PHRASES
+    # evidence in another language: refused when more than this share of the question's acronyms and
+    # codes is missing from its documents (bot.offline.neutral_terms; None: no check)
+    max_missing_neutral: float | None = MAX_MISSING_NEUTRAL
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
@@ -438,6 +447,8 @@ class OfflineRulebookModel(BaseChatModel):
             decision = replace(decision, subject=subject_coverage(query, language, spans, self.vocabulary))
         if self.vocabulary is not None and (self.min_dense_phrase is not None or self.observer is not None):
             decision = replace(decision, phrases=phrase_coverage(query, language, spans, self.vocabulary))
+        if self.vocabulary is not None and (self.max_missing_neutral is not None or self.observer is not None):
+            decision = replace(decision, neutral=neutral_coverage(query, language, spans, self.vocabulary))
         if decision.slot is not None:
             decision = replace(decision, slot_gap=value_gap(spans))
         decision = replace(decision, answered=self.answers(decision))
@@ -506,8 +517,8 @@ class OfflineRulebookModel(BaseChatModel):
         dense_bar = self.min_dense
         if decision.agree is False and self.min_dense_disagree is not None:
             dense_bar = max(self.min_dense, self.min_dense_disagree)
-        if self.min_dense_phrase is not None and missing_phrases(decision.phrases, self.phrase_max_share,
-                                                                 self.phrase_scope):
+        if self.min_dense_phrase is not None and phrase_missing(decision.phrases, self.phrase_max_share,
+                                                                self.phrase_scope, self.min_missing_phrases):
             # the evidence's document never names what the question does: closeness in meaning only
             return decision.max_dense is not None and decision.max_dense >= max(dense_bar, self.min_dense_phrase)
         return (decision.max_lexical >= self.min_lexical
@@ -528,6 +539,8 @@ class OfflineRulebookModel(BaseChatModel):
                 decision.subject, self.subject_max_share, self.subject_max_headings,
                 self.subject_scope) > self.max_missing_subject:
             return False  # the evidence is about another subject than the question's
+        if self.max_missing_neutral is not None and missing_neutral_share(decision.neutral) > self.max_missing_neutral:
+            return False  # evidence in another language that never writes the question's acronyms or codes
         if self.max_slot_gap is not None and decision.slot_gap is not None and decision.slot_gap > self.max_slot_gap:
             return False  # the value of the kind asked is held by a span far from the answer's evidence
         return not (self.max_uncovered is not None and decision.uncovered is not None
@@ -538,7 +551,7 @@ class OfflineRulebookModel(BaseChatModel):
         calibration sweep replays any bar from the recorded `Decision`s."""
         self.min_dense = self.min_lexical = self.min_dense_other_language = 0.0
         self.min_dense_disagree = self.min_dense_slot = self.max_uncovered = None
-        self.max_missing_subject = self.max_slot_gap = self.min_dense_phrase = None
+        self.max_missing_subject = self.max_slot_gap = self.min_dense_phrase = self.max_missing_neutral = None
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""

@@ -10,8 +10,8 @@ cancellation of the cover" and "cancel the cover" are one phrase). Only a phrase
 somewhere counts (a question's own wording that no chunk repeats says nothing about any document),
 and only when rare: in at most `PHRASE_MAX_SHARE` of the chunks.
 
-When the evidence's document (as the tools showed it, `subject_terms.evidence_scopes`) holds no
-rare phrase of the question, the words the two share do not show that it is about the question:
+When the evidence's document (as the tools showed it, `subject_terms.evidence_scopes`) misses
+`MIN_MISSING_PHRASES` or more of the question's rare phrases, the words the two share do not show that it is about the question:
 the answer then needs evidence close in meaning, a best span with dense similarity of at least
 `MIN_DENSE_PHRASE` (bot.offline.offline_model.OfflineRulebookModel.answers); lexical overlap or a
 span in another language alone no longer answers. Both bars are calibrated on dev questions
@@ -30,6 +30,7 @@ bucket only make a phrase look more common, which makes the check fire less, nev
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -43,6 +44,10 @@ from knowledge.bm25 import tokenize
 PHRASE_MAX_SHARE = 0.02
 MIN_DENSE_PHRASE: float | None = None
 PHRASE_SCOPE = "document"
+MIN_MISSING_PHRASES = 0.5  # the share of the question's rare phrases missing that raises the bar
+# a phrase does not run across a clause: "the changes, and when were they dated" has no "change date"
+_CONJUNCTIONS = {"en": "and|or", "de": "und|oder", "fr": "et|ou", "nl": "en|of"}
+_CLAUSES = {lang: re.compile(rf"[,;:?!()]|\b(?:{words})\b", re.IGNORECASE) for lang, words in _CONJUNCTIONS.items()}
 BUCKETS = 1 << 22  # 16 MiB of counts
 COMPOUND_MIN = 10  # a token this long may hold a phrase run together ("endtoendidentif")
 
@@ -82,8 +87,11 @@ def question_phrases(question: str, language: str) -> list[Phrase]:
     from bot.offline.subject_terms import _PUNCTUATION
 
     asked = " ".join(w for w in question.split() if _fold(w).strip(_PUNCTUATION) not in ASKING_WORDS)
-    terms = [t for t in tokenize(asked, language) if not t.isdigit()]
-    return [p for p in dict.fromkeys(zip(terms, terms[1:], strict=False)) if p[0] != p[1]]
+    phrases: list[Phrase] = []
+    for clause in _CLAUSES.get(language[:2], _CLAUSES["en"]).split(asked):
+        terms = [t for t in tokenize(clause, language) if not t.isdigit()]
+        phrases += [p for p in zip(terms, terms[1:], strict=False) if p[0] != p[1]]
+    return list(dict.fromkeys(phrases))
 
 
 def phrase_coverage(question: str, language: str, spans: Sequence[Any], vocabulary: Any
@@ -117,6 +125,19 @@ def missing_phrases(coverage: Sequence[Sequence[Any]] | None, max_share: float, 
         return []
     at = 2 + SCOPES.index(scope)
     return [row[0] for row in coverage if row[1] <= max_share and not row[at]]
+
+
+def missing_phrase_share(coverage: Sequence[Sequence[Any]] | None, max_share: float, scope: str = "document") -> float:
+    """The share of the question's rare phrases the evidence does not hold within `scope` (0: none
+    missing, no rare phrase, or not measured)."""
+    rare = [row for row in coverage or () if row[1] <= max_share]
+    return round(len(missing_phrases(rare, max_share, scope)) / len(rare), 4) if rare else 0.0
+
+
+def phrase_missing(coverage: Sequence[Sequence[Any]] | None, max_share: float, scope: str, min_missing: float) -> bool:
+    """At least `min_missing` of the question's rare phrases (and at least one) are missing from the evidence."""
+    share = missing_phrase_share(coverage, max_share, scope)
+    return share > 0 and share >= min_missing
 
 
 class _Held:

@@ -1,0 +1,63 @@
+"""Across languages, the subject check by the words every language writes alike.
+
+The subject checks (`subject_terms`, `subject_phrases`) compare the question's words with the
+evidence's, so they say nothing when the evidence is in another language: a French question about
+the QR reference may be answered by an English passage, and "référence" is not "reference". Some
+words are written alike in every language, though: acronyms and codes ("QR", "QR-IID", "IBAN",
+"SIC", "KvK", "camt.056", "ISO 20022"). A question that names one is about what it names, and an
+answer from evidence in another language whose document as shown never writes it is about
+something else ("Combien de caractères comporte une référence QR ?" answered from an ISO 20022
+guide that never writes "QR").
+
+`neutral_coverage` lists the question's neutral terms (the BM25 tokenizer's terms of its words
+written with two capitals or with a digit) that the corpus holds somewhere, and whether the
+evidence's documents as shown hold them, when the best span is in another language than the
+question (None otherwise: then the word-level checks apply). The share of them that may be missing
+(`MAX_MISSING_NEUTRAL`, None: no check) is calibrated on dev questions (`evals.calibration`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from knowledge.bm25 import tokenize
+
+MAX_MISSING_NEUTRAL: float | None = None
+_SEGMENTS = re.compile(r"[-./]")
+
+
+def neutral_words(question: str) -> list[str]:
+    """The question's words with two capitals in one part (QR, QR-IIDs, IBAN, KvK; not "Pays-Bas") or
+    with a digit and a letter (camt.056, PS-05)."""
+    words = [w.strip("?!.,;:'\"()«»") for w in question.split()]
+    return [w for w in words if any(sum(ch.isupper() for ch in part) >= 2 for part in _SEGMENTS.split(w))
+            or (any(ch.isdigit() for ch in w) and any(ch.isalpha() for ch in w))]
+
+
+def neutral_coverage(question: str, language: str, spans: Sequence[Any], vocabulary: Any
+                     ) -> list[tuple[str, float, bool]] | None:
+    """[(term, chunk share, held by the evidence's documents as shown)] for each neutral term of the
+    question the corpus holds; None when there is no vocabulary or evidence, or the best span is in
+    the question's language."""
+    from bot.offline.subject_terms import _held, _tokens, evidence_spans
+
+    if vocabulary is None:
+        return None
+    evidence = evidence_spans(spans)
+    if not evidence or evidence[0].chunk.language[:2] == language[:2]:
+        return None
+    other = {s.chunk.rulebook_id for s in evidence if s.chunk.language[:2] != language[:2]}
+    shown = list({s.chunk.chunk_id: s.chunk for s in spans if s.chunk.rulebook_id in other}.values())
+    terms = list(dict.fromkeys(t for w in neutral_words(question) for t in tokenize(w, language) if len(t) >= 2))
+    rarity = vocabulary.rarity(terms)
+    held = _tokens(shown)
+    return [(t, round(rarity[t].chunk_share, 5), _held(t, held)) for t in terms if rarity[t].chunk_share > 0]
+
+
+def missing_neutral_share(coverage: Sequence[Sequence[Any]] | None) -> float:
+    """The share of the question's neutral terms the evidence's documents do not hold (0: none, or not measured)."""
+    if not coverage:
+        return 0.0
+    return round(sum(not row[2] for row in coverage) / len(coverage), 4)
