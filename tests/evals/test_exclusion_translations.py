@@ -71,3 +71,37 @@ def test_the_summary_lists_each_answer_elsewhere_with_why():
     assert dev["refused_share"] == 0.25 and dev["refused_or_answered_elsewhere_share"] == 0.75
     assert dev["answered_elsewhere_by"] == {"a": "translation", "b": "facts"}
     assert dev["answered_elsewhere"]["a"] == ["GUIDE-DE p.8"]
+
+
+def _pages_as_chunks(path, rulebook_id: str, language: str) -> list[ChunkPayload]:
+    from indexing.pdf_text import open_pdf, read_pages
+
+    document = open_pdf(path)
+    try:
+        return [_chunk(rulebook_id, page.number, " ".join(line.text for line in page.lines), language)
+                for page in read_pages(document)]
+    finally:
+        document.close()
+
+
+def test_the_german_qr_iid_guide_is_found_as_the_translation_of_the_english_one():
+    """Real documents (../shared/corpora): the SIX QR-IID guide in English and German carry no
+    catalog series; their numbers, codes and acronyms make them one document, and the QR-bill delta
+    guide, on the same subject and with many of the same codes, is not its translation."""
+    import pytest
+
+    from tests.conftest import SHARED_CORPORA
+
+    names = {"six_qr-iid_qr-iban-en": SHARED_CORPORA / "real-pdfs" / "six_qr-iid_qr-iban-en.pdf",
+             "six_qr-iid_qr-iban-de": SHARED_CORPORA / "real-pdfs" / "six_qr-iid_qr-iban-de.pdf",
+             "six_ig-qr-bill-delta-guide-v2.3-en": SHARED_CORPORA / "real-pdfs-2" / "six_ig-qr-bill-delta-guide-v2.3-en.pdf",
+             "nl_addendum_xml_sct_initiation_6-0": SHARED_CORPORA / "real-pdfs-2" / "nl_addendum_xml_sct_initiation_6-0.pdf"}
+    missing = [str(p) for p in names.values() if not p.is_file()]
+    if missing:
+        pytest.skip(f"public PDFs not found: {', '.join(missing)}")
+    chunks = [c for rulebook_id, path in names.items()
+              for c in _pages_as_chunks(path, rulebook_id, "de" if rulebook_id.endswith("-de") else "en")]
+    # the Dutch addendum, tagged as another language, shares codes with the others but is no translation
+    chunks = [c.model_copy(update={"language": "nl"}) if c.rulebook_id.startswith("nl_") else c for c in chunks]
+    assert translations(SimpleNamespace(store=_Store(chunks))) == {
+        "six_qr-iid_qr-iban-en": {"six_qr-iid_qr-iban-de"}, "six_qr-iid_qr-iban-de": {"six_qr-iid_qr-iban-en"}}
