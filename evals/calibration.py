@@ -18,14 +18,22 @@ Per setting, over dev questions only:
 - answered share of answerable questions (normal view);
 - precision: of all answers given (normal, exclusion and unanswerable views), the share that is
   right — the normal-view answer cites a gold passage / an expected page; an exclusion-view answer
-  is wrong unless it is listed as answered elsewhere (its cited passage repeats a gold passage);
+  is wrong unless it is listed as answered elsewhere (its cited passage repeats a gold passage; on
+  the golden sets: it holds the gold answer's facts, or cites a translation of the hidden rulebook
+  on the expected page, evals.exclusion);
   any answer to an unanswerable question is wrong;
 - recall: right answers / answerable questions; F1 of the two;
 - refused share in the exclusion view and of the unanswerable questions; must-contain (e2e).
 The chosen setting maximises F1 (ties: the higher bars, i.e. the more cautious, except that a
 coverage check tied with no check stays off) among the settings that answer no fewer of the
 answerable dev questions than the current bars (`ANSWERED_SLACK`), and a coverage check that changes
-fewer than two dev outcomes is then switched off (`MIN_CASES_CHANGED`); the curve is
+fewer than two dev outcomes is then switched off (`MIN_CASES_CHANGED`), as is a change of an existing
+check's settings that changes fewer than two dev outcomes against today's (it stays as today). The
+coverage checks: the value of the kind asked, the uncovered share, the value gap, the subject terms
+(bot.offline.subject_terms), the rare question phrases (bot.offline.subject_phrases: when enough of
+them are missing from the evidence's document, only a best span with dense >= min_dense_phrase
+answers) and, for evidence in another language, the question's acronyms and codes
+(bot.offline.neutral_terms). The curve is
 plotted with matplotlib and written beside the numbers it comes from, with each source's and
 each question kind's figures at the current and the chosen setting.
 """
@@ -425,8 +433,11 @@ _CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_sl
            "max_missing_neutral")
 
 
-def prune(signals: Sequence[Signal], bar: Bar) -> Bar:
-    """`bar` with each coverage check off that changes fewer than `MIN_CASES_CHANGED` dev outcomes."""
+def prune(signals: Sequence[Signal], bar: Bar, current: Bar | None = None) -> Bar:
+    """`bar` with each coverage check off that changes fewer than `MIN_CASES_CHANGED` dev outcomes;
+    and, given today's bars, each coverage check whose new settings change fewer than that many
+    dev outcomes against today's settings of it kept as today (a re-tuned check is held to the
+    same evidence as a new one)."""
     columns = _Columns(signals)
     for check in _CHECKS:
         if getattr(bar, check) is None:
@@ -434,6 +445,11 @@ def prune(signals: Sequence[Signal], bar: Bar) -> Bar:
         off = with_subject(bar, **{check: None})
         if int((columns.answered(bar) != columns.answered(off)).sum()) < MIN_CASES_CHANGED:
             bar = off
+    if current is not None:
+        for group in _COVERAGE_GROUPS:
+            today = with_subject(bar, **{k: getattr(current, k) for k in group})
+            if today != bar and int((columns.answered(bar) != columns.answered(today)).sum()) < MIN_CASES_CHANGED:
+                bar = today
     return bar
 
 
@@ -722,7 +738,7 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     columns = _Columns(signals)
     points += [columns.point(with_subject(first, min_dense_other_language=o))
                for o in OTHER_GRID if o != first.min_dense_other_language]
-    bar = prune(signals, bar_of(choose(points, floor)))
+    bar = prune(signals, bar_of(choose(points, floor)), now)
     chosen = columns.point(bar)
     if chosen not in points:
         points.append(chosen)

@@ -48,3 +48,19 @@ def test_a_phrase_check_that_changes_one_dev_outcome_is_switched_off():
     assert prune(one, bar).min_dense_phrase is None
     two = [*one, sig("excluded", 0.88, False, False)]
     assert prune(two, bar).min_dense_phrase == 0.9
+
+
+def test_a_retuned_check_that_changes_one_dev_outcome_stays_as_today():
+    def sig(view, subject, right=True):
+        return Signal("real2", view, 0.9, 0.6, False, True, right, subject=subject)
+
+    rare = (("mandat", 0.04, 1, False, False, False), ("direct", 0.3, 1, True, True, True))
+    today = Bar(0.86, 0.5, max_missing_subject=0.2, subject_max_share=0.05, subject_max_headings=3)
+    retuned = Bar(0.86, 0.5, max_missing_subject=0.2, subject_max_share=0.5, subject_max_headings=3)
+    # the retune refuses one more case ("direct" becomes a subject term): not evidence enough
+    one = [sig("normal", rare), sig("excluded", (("direct", 0.3, 1, False, False, False),), False),
+           sig("excluded", rare, False), sig("excluded", rare, False)]
+    assert prune(one, retuned, today).subject_max_share == 0.05
+    two = [*one, sig("excluded", (("direct", 0.3, 1, False, False, False),), False)]
+    assert prune(two, retuned, today).subject_max_share == 0.5
+    assert prune(one, retuned).subject_max_share == 0.5  # without today's bars: only checks switched off
