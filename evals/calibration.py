@@ -739,6 +739,11 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     points += [columns.point(with_subject(first, min_dense_other_language=o))
                for o in OTHER_GRID if o != first.min_dense_other_language]
     bar = prune(signals, bar_of(choose(points, floor)), now)
+    # the curves through the final setting (pruning may have moved it off the points swept so far)
+    points += subject_sweep(signals, bar) + phrase_sweep(signals, bar)
+    points += sweep(signals, other_grid=(bar.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
+                    uncovered_grid=UNCOVERED_GRID, subject=bar)
+    points += [columns.point(with_subject(bar, min_dense_other_language=o)) for o in OTHER_GRID]
     chosen = columns.point(bar)
     if chosen not in points:
         points.append(chosen)
