@@ -48,6 +48,7 @@ from typing import Any
 
 from bot.offline.neutral_terms import missing_neutral_share
 from bot.offline.subject_phrases import MIN_MISSING_PHRASES, PHRASE_MAX_SHARE, PHRASE_SCOPE, phrase_missing
+from bot.offline.subject_phrases import SCOPES as PHRASE_SCOPES
 from bot.offline.subject_terms import (
     SCOPES,
     SUBJECT_MAX_HEADINGS,
@@ -416,7 +417,7 @@ def _key(p: dict[str, Any]) -> tuple[float, ...]:
             p.get("min_missing_phrases") or 0.0,
             -(p.get("subject_max_share") or 0.0), -(p.get("subject_max_headings") or 0),
             SCOPES.index(p.get("subject_scope") or "passage"),
-            -(p.get("phrase_max_share") or 0.0), SCOPES.index(p.get("phrase_scope") or "passage"),
+            -(p.get("phrase_max_share") or 0.0), PHRASE_SCOPES.index(p.get("phrase_scope") or "passage"),
             p["min_dense"], disagree if disagree is not None else p["min_dense"], p["min_lexical"],
             p["min_dense_other_language"], 2.0 if slot is None else slot,
             2.0 if uncovered is None else -uncovered)
@@ -523,7 +524,7 @@ def phrase_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
     for neutral in NEUTRAL_GRID:
         for bar in PHRASE_DENSE_GRID:
             for share in (PHRASE_SHARE_GRID if bar is not None else (at.phrase_max_share,)):
-                for scope in (SCOPES if bar is not None else (at.phrase_scope,)):
+                for scope in (PHRASE_SCOPES if bar is not None else (at.phrase_scope,)):
                     for least in (MISSING_PHRASES_GRID if bar is not None else (at.min_missing_phrases,)):
                         points.append(columns.point(with_subject(
                             at, min_dense_phrase=bar, phrase_max_share=share, phrase_scope=scope,

@@ -67,24 +67,43 @@ def phrases_of(terms: Sequence[str]) -> set[Phrase]:
 
 
 class PhraseCounts:
-    """How many chunks hold each phrase, in hashed buckets (see the module docstring). Built once by
-    one thread, then only read."""
+    """How many chunks hold each phrase, in hashed buckets (see the module docstring), and which
+    phrases each rulebook's text holds anywhere (64-bit hashes, sorted: a false "held" only makes
+    the check fire less). Built once by one thread (`add`, then `freeze`), then only read."""
 
     def __init__(self, buckets: int = BUCKETS) -> None:
         self._mask = buckets - 1
         self._counts = np.zeros(buckets, dtype=np.uint32)
+        self._parts: dict[str, list[Any]] = {}
+        self._books: dict[str, Any] = {}
 
     def _bucket(self, phrase: Phrase) -> int:
         return hash(phrase) & self._mask
 
-    def add(self, phrases: Iterable[Phrase]) -> None:
+    def add(self, phrases: Iterable[Phrase], rulebook_id: str | None = None) -> None:
         """One chunk's phrases: each bucket counted once per chunk."""
-        buckets = np.fromiter({self._bucket(p) for p in phrases}, dtype=np.int64)
+        hashes = np.fromiter({hash(p) for p in phrases}, dtype=np.int64)
+        buckets = np.unique(hashes & self._mask)
         if buckets.size:
             self._counts[buckets] += 1
+        if rulebook_id is not None and hashes.size:
+            self._parts.setdefault(rulebook_id, []).append(hashes)
+
+    def freeze(self) -> PhraseCounts:
+        self._books = {r: np.unique(np.concatenate(parts)) for r, parts in self._parts.items()}
+        self._parts = {}
+        return self
 
     def count(self, phrase: Phrase) -> int:
         return int(self._counts[self._bucket(phrase)])
+
+    def in_rulebook(self, rulebook_id: str, phrase: Phrase) -> bool:
+        held = self._books.get(rulebook_id)
+        if held is None or not held.size:
+            return False
+        key = hash(phrase)
+        at = int(np.searchsorted(held, key))
+        return at < held.size and int(held[at]) == key
 
 
 def question_phrases(question: str, language: str) -> list[Phrase]:
@@ -103,9 +122,9 @@ def question_phrases(question: str, language: str) -> list[Phrase]:
 def phrase_coverage(question: str, language: str, spans: Sequence[Any], vocabulary: Any
                     ) -> list[tuple[str, float, bool, bool, bool]] | None:
     """[("first second", chunk share, held by the evidence's passages, by their sections, by their
-    documents)] for each phrase of the question that the corpus holds (scopes as
-    `subject_terms.subject_coverage`); None when there is no vocabulary, no evidence, or the
-    evidence is in another language."""
+    documents as shown, by their rulebooks' whole text)] for each phrase of the question that the
+    corpus holds (the first three scopes as `subject_terms.subject_coverage`); None when there is no
+    vocabulary, no evidence, or the evidence is in another language."""
     from bot.offline.subject_terms import evidence_scopes
 
     if vocabulary is None or not hasattr(vocabulary, "phrase_shares"):
@@ -119,10 +138,16 @@ def phrase_coverage(question: str, language: str, spans: Sequence[Any], vocabula
     if not phrases:
         return []
     held = [_Held(group) for group in scopes]
-    return [(" ".join(p), round(shares[p], 5), *(h.holds(p) for h in held)) for p in phrases]
+    rulebooks = {c.rulebook_id for c in scopes[0]}
+    rows = []
+    for p in phrases:
+        in_scopes = [h.holds(p) for h in held]
+        whole = in_scopes[-1] or any(vocabulary.phrase_in_rulebook(r, p) for r in rulebooks)
+        rows.append((" ".join(p), round(shares[p], 5), *in_scopes, whole))
+    return rows
 
 
-SCOPES = ("passage", "section", "document")
+SCOPES = ("passage", "section", "document", "rulebook")
 
 
 def missing_phrases(coverage: Sequence[Sequence[Any]] | None, max_share: float, scope: str = "document") -> list[str]:
@@ -130,7 +155,7 @@ def missing_phrases(coverage: Sequence[Sequence[Any]] | None, max_share: float, 
     if not coverage:
         return []
     at = 2 + SCOPES.index(scope)
-    return [row[0] for row in coverage if row[1] <= max_share and not row[at]]
+    return [row[0] for row in coverage if row[1] <= max_share and not row[min(at, len(row) - 1)]]
 
 
 def missing_phrase_share(coverage: Sequence[Sequence[Any]] | None, max_share: float, scope: str = "document") -> float:

@@ -101,6 +101,10 @@ class CorpusVocabulary:
         total = max(1, chunks)
         return {p: counts.count(p) / total for p in phrases}
 
+    def phrase_in_rulebook(self, rulebook_id: str, phrase: tuple[str, str]) -> bool:
+        """The rulebook's text (every chunk of it, as the vocabulary read it) holds the phrase."""
+        return self._current()[3].in_rulebook(rulebook_id, phrase)
+
     def _current(self) -> tuple[int, Counter[str], dict[str, int], Any]:
         table = self._table
         if table is None:
@@ -138,10 +142,10 @@ class CorpusVocabulary:
             body_terms = tokenize(body_text(chunk), chunk.language)
             heading = set(heading_terms)
             df.update(heading | set(body_terms))
-            phrases.add(phrases_of(heading_terms) | phrases_of(body_terms))
+            phrases.add(phrases_of(heading_terms) | phrases_of(body_terms), chunk.rulebook_id)
             for term in heading:
                 headed.setdefault(term, set()).add(chunk.rulebook_id)
-        return chunks, df, {t: len(r) for t, r in headed.items()}, phrases
+        return chunks, df, {t: len(r) for t, r in headed.items()}, phrases.freeze()
 
 
 def heading_text(chunk: ChunkPayload) -> str:

@@ -45,9 +45,9 @@ def test_evidence_that_never_uses_the_questions_phrase_misses_it():
     question = "When will the End To End Identification show up in account reporting?"
     rows = {r[0]: r for r in phrase_coverage(question, "en", [_span(ISO, ISO.text, 0.88)], vocabulary)}
     # "account report" is in one chunk of eleven, and not in the ISO guide ("reported to the account")
-    assert rows["account report"][1:] == (round(1 / 11, 5), False, False, False)
+    assert rows["account report"][1:] == (round(1 / 11, 5), False, False, False, False)
     # run together in one identifier, a phrase is held: EndToEndIdentification holds "end identif"
-    assert rows["end identif"][2:] == (True, True, True)
+    assert rows["end identif"][2:] == (True, True, True, True)
     assert missing_phrases(list(rows.values()), 0.1) == ["account report"]
     assert missing_phrases(list(rows.values()), 0.05) == []  # less rare than the bar: not a subject phrase
     held = phrase_coverage(question, "en", [_span(REPORTING, REPORTING.text, 0.9)], vocabulary)
@@ -116,3 +116,16 @@ def test_the_bar_rises_when_enough_of_the_rare_phrases_are_missing():
     assert phrase_missing(rows, 0.02, "document", 0.01)  # any one missing
     assert not phrase_missing(rows[1:], 0.02, "document", 0.01)  # every rare phrase held
     assert not phrase_missing(None, 0.02, "document", 0.01) and missing_phrase_share([], 0.02) == 0.0
+
+
+def test_the_phrase_may_be_held_by_the_rulebooks_whole_text_though_not_shown():
+    unshown = ISO.model_copy(update={"chunk_id": "ISO:7", "chunk_index": 7, "text": "Account reporting is daily."})
+    vocabulary = CorpusVocabulary(_Store([REPORTING, ISO, unshown, QR, *FILLER]))
+    rows = phrase_coverage("When is it included in account reporting?", "en", [_span(ISO, ISO.text, 0.88)], vocabulary)
+    row = {r[0]: r for r in rows}["account report"]
+    assert row[2:] == (False, False, False, True)  # in the ISO guide, on a page the search did not show
+    assert "account report" in missing_phrases(rows, 1.0, "document")
+    assert "account report" not in missing_phrases(rows, 1.0, "rulebook")
+    # a rulebook the evidence is not from holding it does not count
+    rows = phrase_coverage("When is it included in account reporting?", "en", [_span(QR, QR.text, 0.88)], vocabulary)
+    assert "account report" in missing_phrases(rows, 1.0, "rulebook")

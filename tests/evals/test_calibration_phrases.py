@@ -33,7 +33,8 @@ def test_the_vectorised_phrase_check_replays_exactly_what_the_reference_does():
     assert strict["refused_when_excluded"] >= loose["refused_when_excluded"]
     # the swept points carry their settings back into a bar
     points = phrase_sweep(signals, Bar(0.86, 0.5))
-    assert {p["phrase_scope"] for p in points if p["min_dense_phrase"] is not None} == {"passage", "section", "document"}
+    assert {p["phrase_scope"] for p in points if p["min_dense_phrase"] is not None} == {"passage", "section", "document",
+                                                                                     "rulebook"}
     assert any(p["min_dense_phrase"] is None for p in points)
     chosen = max(points, key=lambda p: p["f1"])
     assert columns.point(bar_of(chosen)) == chosen
