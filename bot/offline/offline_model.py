@@ -205,6 +205,8 @@ class OfflineRulebookModel(BaseChatModel):
     encoder: Any = Field(default=None, exclude=True)
     # evals only: called with what each answer/refuse decision was made from (see `Decision`)
     observer: Any = Field(default=None, exclude=True)
+    # evals only: called with the query and its scored spans, best first (`rulebook eval spans` fits on them)
+    span_observer: Any = Field(default=None, exclude=True)
     # the answer/refuse bars (calibrated: evals/baselines/calibration_offline.json); an eval sets them
     # all to 0 (`answer_everything`) to see every question answered and replay any bar from the signals
     min_dense: float = MIN_DENSE
@@ -399,6 +401,9 @@ class OfflineRulebookModel(BaseChatModel):
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
         spans = self._scored(query, language, hits, section_ids, renderings)
+        if self.span_observer is not None:
+            self.span_observer(query, spans)
+
         def best_dense(same_language: bool) -> float | None:
             return max((d for s in spans if (s.chunk.language[:2] == language) == same_language
                         for d in (s.dense, s.dense_full) if d is not None), default=None)

@@ -1,0 +1,75 @@
+"""How much each clue about a span counts when the offline model chooses what to quote.
+
+A span's score is its dense similarity with the question plus a weighted sum of its signals
+(`SIGNALS`): the share of the question's content words it holds, whether it names or defines the
+identifier asked about, holds a fact of the kind asked for, sits in the chunk the search ranked
+first, and so on. The score stays in units of dense similarity (the weight of `dense` is 1), so
+the margins of `offline_model` (QUOTE_MARGIN, FOLLOWED_MARGIN) keep their meaning whatever the
+weights.
+
+The weights are not set by hand: `rulebook eval spans` fits them on dev questions only (a
+conditional logit over each question's spans, the spans on a gold page being the right ones,
+L2-regularised, the strength chosen by cross-validation over dev questions) and writes them to
+`span_weights.json` beside this module, with the data and figures behind them. `HAND_WEIGHTS` are
+the constants this model used before the fit (kept as the baseline every fit is compared with).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+
+# Every signal a span can carry, each 0 or 1 unless said otherwise. "lexical" and "dense_gain"
+# are measured for every span; the others are clues set by `span_scoring.SpanScorer.score`.
+SIGNALS: tuple[str, ...] = (
+    "lexical",  # share of the question's content terms in the span (0..1)
+    "dense_gain",  # similarity with the whole question minus that without its document-naming words
+    "identifier",  # an identifier the question names ("AC01", "camt.056.001.08") is in the span
+    "defines",  # ... and the span defines it (its row's key cell, "AC01 means …")
+    "code_row",  # the row keyed by a capitalised code the question asks the meaning of ("SLEV")
+    "condition",  # "when is X required?": the sentence states a condition and shares the question's words
+    "element_defines",  # the record or row of a message element the question asks about
+    "acronyms",  # all the question's acronyms are in the span, whatever its language
+    "asked_identifier",  # the question asks "which code/message" and the span names a new one
+    "asked_fact",  # the question asks for an amount or a time and the span holds a new number
+    "fact",  # the span holds a number or identifier the question does not
+    "place",  # the chunk is about the place the question names
+    "about_document",  # a sentence about the document itself, and the question is not about it
+    "title_match",  # the question covers the section's whole title
+    "section_title",  # share of the question's words in the section title (0..1)
+    "first_chunk",  # the span's chunk is the first one the tools showed
+    "chunk_rank",  # 1 / (1 + the rank of the span's chunk among those shown)
+    "from_section",  # the chunk belongs to a section read whole
+    "table_row",  # the span is a table row, not a sentence
+)
+
+HAND_WEIGHTS: Mapping[str, float] = MappingProxyType({
+    "lexical": 0.05, "dense_gain": 0.0, "identifier": 0.15, "defines": 0.1, "code_row": 0.25,
+    "condition": 0.05, "element_defines": 0.08, "acronyms": 0.03, "asked_identifier": 0.05,
+    "asked_fact": 0.03, "fact": 0.01, "place": 0.08, "about_document": -0.08, "title_match": 0.06,
+    "section_title": 0.02, "first_chunk": 0.0, "chunk_rank": 0.0, "from_section": 0.0, "table_row": 0.0,
+})
+
+WEIGHTS_FILE = Path(__file__).with_name("span_weights.json")
+
+
+def load_weights(path: Path = WEIGHTS_FILE) -> Mapping[str, float]:
+    """The fitted weights (every signal; one the file lacks counts 0), or the hand weights when
+    no fit has been written."""
+    if not path.exists():
+        return HAND_WEIGHTS
+    fitted = json.loads(path.read_text(encoding="utf-8"))["weights"]
+    unknown = set(fitted) - set(SIGNALS)
+    if unknown:
+        raise ValueError(f"{path.name} weighs signals this model does not have: {sorted(unknown)}")
+    return MappingProxyType({name: float(fitted.get(name, 0.0)) for name in SIGNALS})
+
+
+WEIGHTS: Mapping[str, float] = load_weights()
+
+
+def weighted(signals: Mapping[str, float], weights: Mapping[str, float] = WEIGHTS) -> float:
+    """The signals' part of a span's score."""
+    return sum(weights.get(name, 0.0) * value for name, value in signals.items())
