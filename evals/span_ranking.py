@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 
 from bot.gate.citation_pages import page_of_quote
 from bot.offline.span_ranker import HAND_WEIGHTS, SIGNALS
@@ -94,6 +93,16 @@ def case_of(q: GoldenQuestion, spans: Sequence[Any]) -> SpanCase:
                     np.asarray(best, dtype=bool), [s.text[:120] for s in measured])
 
 
+def obliqa_case(question_id: str, split: str, gold: frozenset[tuple[str, str]], spans: Sequence[Any]) -> SpanCase:
+    """An ObliQA question's spans: right (and best) when the span's chunk is a gold passage (the dev
+    split has no reference answers, so no key facts to look for)."""
+    measured = [s for s in spans if s.dense is not None]
+    right = np.asarray([(s.chunk.rulebook_id, s.chunk.section_key) in gold for s in measured], dtype=bool)
+    features = np.asarray([span_row(s) for s in measured], dtype=np.float64).reshape(-1, len(COLUMNS))
+    return SpanCase(question_id, "obliqa", split, features, right, right.copy(),
+                    [s.text[:120] for s in measured])
+
+
 def hand_vector() -> np.ndarray:
     return np.asarray([1.0, *(HAND_WEIGHTS[name] for name in SIGNALS)])
 
@@ -116,12 +125,44 @@ def _loss(w: np.ndarray, cases: Sequence[SpanCase], strength: float) -> tuple[fl
     return total / n + strength * float(penalty @ penalty), grad / n + 2 * strength * penalty
 
 
+def _bfgs(objective: Callable[[np.ndarray], tuple[float, np.ndarray]], start: np.ndarray,
+          iterations: int = 300, tolerance: float = 1e-6) -> np.ndarray:
+    """A minimum of a smooth objective: BFGS with a backtracking (Armijo) line search. Twenty weights
+    need nothing more, and the project has no optimiser dependency to carry for one eval."""
+    x = start.astype(np.float64)
+    value, grad = objective(x)
+    inverse = np.eye(len(x))
+    for _ in range(iterations):
+        if np.linalg.norm(grad) < tolerance:
+            break
+        direction = -inverse @ grad
+        if grad @ direction >= 0:  # not a descent direction: start the curvature estimate again
+            inverse = np.eye(len(x))
+            direction = -grad
+        step = 1.0
+        while True:
+            candidate = x + step * direction
+            new_value, new_grad = objective(candidate)
+            if new_value <= value + 1e-4 * step * (grad @ direction) or step < 1e-10:
+                break
+            step *= 0.5
+        s_, y_ = candidate - x, new_grad - grad
+        x, value, grad = candidate, new_value, new_grad
+        sy = s_ @ y_
+        if sy > 1e-12:
+            rho = 1.0 / sy
+            eye = np.eye(len(x))
+            inverse = (eye - rho * np.outer(s_, y_)) @ inverse @ (eye - rho * np.outer(y_, s_)) + rho * np.outer(s_, s_)
+        if abs(s_ @ s_) < 1e-18:
+            break
+    return x
+
+
 def fit(cases: Sequence[SpanCase], strength: float) -> np.ndarray:
     """The weights (dense first) of the conditional logit at this L2 strength, scaled so dense's is 1."""
     usable = [c for c in cases if c.learnable]
     start = hand_vector() * 20.0  # the hand weights at a temperature where dense differences matter
-    result = minimize(_loss, start, args=(usable, strength), jac=True, method="L-BFGS-B")
-    w = result.x
+    w = _bfgs(lambda v: _loss(v, usable, strength), start)
     if w[0] <= 0:
         raise ValueError(f"the fit gave dense similarity a weight of {w[0]:.3f}: no span ranking to keep")
     return w / w[0]

@@ -22,13 +22,18 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
 def eval_spans(
     corpus: Annotated[str, typer.Option("--corpus", help="golden sets whose questions are asked (comma list)")]
     = "sample,real,real2",
-    cases_file: Annotated[Path | None, typer.Option(
-        "--cases", help="read the scored spans from this file (written by --save-cases) instead of asking")] = None,
+    cases_files: Annotated[list[Path] | None, typer.Option(
+        "--cases", help="read the scored spans from these files (written by --save-cases) instead of asking")]
+    = None,
     save_cases: Annotated[Path | None, typer.Option("--save-cases", help="write the scored spans here")] = None,
     write: Annotated[bool, typer.Option(
         "--write", help="store the fit: bot/offline/span_weights.json and evals/baselines/span_weights.{json,png}")]
     = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the report as one JSON object")] = False,
+    obliqa_documents: Annotated[int, typer.Option(
+        "--obliqa-documents", min=0, help="also ask ObliQA questions over this many of its documents, "
+                                          "passages as chunks (as `eval answering --documents-limit`; 0: none)")] = 0,
+    obliqa_limit: Annotated[int, typer.Option("--obliqa-limit", min=1, help="ObliQA questions per half")] = 100,
     real_pdfs: RealOpt = None,
     real2_pdfs: Real2Opt = None,
 ) -> None:
@@ -40,10 +45,13 @@ def eval_spans(
     from evals.span_ranking import SpanCase, calibrate, plot, weights_file
 
     err = Console(stderr=True)
-    if cases_file is not None:
-        cases = [SpanCase.from_json(c) for c in json.loads(cases_file.read_text(encoding="utf-8"))]
+    if cases_files:
+        cases = [SpanCase.from_json(c) for path in cases_files
+                 for c in json.loads(path.read_text(encoding="utf-8"))]
     else:
-        cases = asyncio.run(_collect(corpora_of(corpus), real_pdfs, real2_pdfs, err))
+        cases = asyncio.run(_collect(corpora_of(corpus), real_pdfs, real2_pdfs, err)) if corpus else []
+        if obliqa_documents:
+            cases += asyncio.run(_collect_obliqa(obliqa_documents, obliqa_limit, err))
     if save_cases is not None:
         save_cases.write_text(json.dumps([c.to_json() for c in cases], ensure_ascii=False), encoding="utf-8")
     report = calibrate(cases, progress=lambda line: err.print(line))
@@ -102,4 +110,40 @@ async def _collect(corpora: list[str], real_pdfs: Path | None, real2_pdfs: Path 
                 progress.update(task, advance=1, description=q.id)
 
             await run_suite(questions, contexts, 1, RunOptions(), progress=step)
+    return cases
+
+
+async def _collect_obliqa(documents_limit: int, limit: int, err: Any) -> list[Any]:
+    """ObliQA questions of both halves, asked as everyone; a span is right when its chunk is a gold passage."""
+    from adapters.commands import obliqa_options as obliqa
+    from bot.answer import User
+    from config.settings import get_settings
+    from evals.answering import COLLECTION, ObliqaAnswering, role_of, sample, split_of, with_document_roles
+    from evals.e2e_runner import ask_once
+    from evals.obliqa import subset_collection
+    from evals.span_ranking import obliqa_case
+    from knowledge.embedding_cache import load_cached_encoder
+
+    settings = get_settings()
+    chunks, questions = obliqa.load(None, None)
+    model_id = load_cached_encoder(settings).model_id
+    chunks, questions, chosen, _ = obliqa.subset(chunks, questions, settings.embedding_cache_path, model_id,
+                                                 False, documents_limit)
+    collection = subset_collection(chosen).replace("obliqa-", f"{COLLECTION}-", 1)
+    asked = [*sample(questions, "dev", limit), *sample(questions, "test", limit)]
+    bench = ObliqaAnswering(settings, with_document_roles(chunks), collection).open()
+    scored: list[list[Any]] = []
+    bench.model.span_observer = lambda query, spans: scored.append(list(spans))
+    user = User(id="eval-spans", roles=tuple(role_of(r) for r in sorted({c.rulebook_id for c in chunks})),
+                platform="eval", name="everyone")
+    cases: list[Any] = []
+    try:
+        for i, q in enumerate(asked, 1):
+            scored.clear()
+            await ask_once(bench.service, q.text, user, f"spans-{q.question_id}")
+            if scored:
+                cases.append(obliqa_case(q.question_id, split_of(q.question_id), q.gold, scored[-1]))
+            err.print(f"ObliQA {i}/{len(asked)}", end="\r")
+    finally:
+        bench.close()
     return cases
