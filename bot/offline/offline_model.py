@@ -569,9 +569,9 @@ class OfflineRulebookModel(BaseChatModel):
     def _scored(self, query: str, language: str, hits: list[tuple[str, ChunkPayload]], section_ids: set[str],
                 extra_terms: Sequence[str] = ()) -> list[Span]:
         if self.encoder is None:
-            return SpanScorer(None, None).score(query, hits, section_ids, extra_terms)
-        return SpanScorer(self._embed_query, self.encoder.embed_passages).score(query, hits, section_ids,
-                                                                                extra_terms)
+            return SpanScorer(None, None, vocabulary=self.vocabulary).score(query, hits, section_ids, extra_terms)
+        return SpanScorer(self._embed_query, self.encoder.embed_passages, vocabulary=self.vocabulary).score(
+            query, hits, section_ids, extra_terms)
 
     def _embed_query(self, text: str) -> np.ndarray:
         """Query vectors are kept for the model's life: one question is scored on every turn."""

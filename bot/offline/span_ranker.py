@@ -25,6 +25,7 @@ from types import MappingProxyType
 # are measured for every span; the others are clues set by `span_scoring.SpanScorer.score`.
 SIGNALS: tuple[str, ...] = (
     "lexical",  # share of the question's content terms in the span (0..1)
+    "rare_lexical",  # the same share, each term weighed by its rarity in the corpus (-log of its chunk share)
     "dense_gain",  # similarity with the whole question minus that without its document-naming words
     "identifier",  # an identifier the question names ("AC01", "camt.056.001.08") is in the span
     "defines",  # ... and the span defines it (its row's key cell, "AC01 means …")
@@ -43,6 +44,8 @@ SIGNALS: tuple[str, ...] = (
     "chunk_rank",  # 1 / (1 + the rank of the span's chunk among those shown)
     "from_section",  # the chunk belongs to a section read whole
     "table_row",  # the span is a table row, not a sentence
+    "opening",  # the span is the first of its chunk
+    "length",  # log(1 + words) / log(101), capped at 1: a label of three words says less than a sentence
 )
 
 HAND_WEIGHTS: Mapping[str, float] = MappingProxyType({
@@ -50,6 +53,7 @@ HAND_WEIGHTS: Mapping[str, float] = MappingProxyType({
     "condition": 0.05, "element_defines": 0.08, "acronyms": 0.03, "asked_identifier": 0.05,
     "asked_fact": 0.03, "fact": 0.01, "place": 0.08, "about_document": -0.08, "title_match": 0.06,
     "section_title": 0.02, "first_chunk": 0.0, "chunk_rank": 0.0, "from_section": 0.0, "table_row": 0.0,
+    "rare_lexical": 0.0, "opening": 0.0, "length": 0.0,
 })
 
 WEIGHTS_FILE = Path(__file__).with_name("span_weights.json")

