@@ -9,7 +9,9 @@ expected page; it is *best* when it is right and also holds one of the question'
 key fact; a question without a right span shown teaches nothing (retrieval missed) and is left out.
 
 The weights maximise, over dev questions, the probability a softmax over each question's span scores
-puts on its target (a conditional logit), with an L2 penalty on every weight but dense similarity's.
+puts on its target (a conditional logit), with an L2 penalty on each weight's distance from its
+hand weight (`HAND_WEIGHTS`, the prior: what the data says little about stays as designed; a new
+signal's hand weight is 0), dense similarity's weight setting the scale.
 The penalty's strength is chosen by K-fold cross-validation over dev questions (folds by question),
 on the share of questions whose best-scoring span is right. The chosen fit is refitted on every dev
 question and divided by its dense weight, so that a score stays in units of dense similarity.
@@ -27,13 +29,14 @@ from typing import Any
 import numpy as np
 
 from bot.gate.citation_pages import page_of_quote
-from bot.offline.span_ranker import HAND_WEIGHTS, SIGNALS
+from bot.offline.span_ranker import HAND_QUOTE_MARGIN, HAND_WEIGHTS, SIGNALS
 from evals.e2e_golden import GoldenQuestion
 from evals.e2e_guidelines import must_contain_hits
 
 COLUMNS: tuple[str, ...] = ("dense", *SIGNALS)
-STRENGTHS: tuple[float, ...] = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
+STRENGTHS: tuple[float, ...] = (0.00001, 0.00003, 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 FOLDS = 5
+MARGINS: tuple[float, ...] = tuple(round(0.01 * i, 2) for i in range(1, 16))
 TOP = 3  # also reported: a right span among the best three (what the answer may quote)
 
 
@@ -120,9 +123,13 @@ def _loss(w: np.ndarray, cases: Sequence[SpanCase], strength: float) -> tuple[fl
         q = np.where(target, p, 0.0) / max(mass, 1e-300)
         grad += case.features.T @ (p - q)
     n = max(1, len(cases))
-    penalty = w.copy()
-    penalty[0] = 0.0  # dense similarity's weight sets the scale: not shrunk
-    return total / n + strength * float(penalty @ penalty), grad / n + 2 * strength * penalty
+    # the prior: the hand weights, at the fit's own scale (dense similarity's weight, which is not shrunk)
+    prior = hand_vector()
+    gap = w - w[0] * prior
+    gap[0] = 0.0
+    penalty_grad = 2 * strength * gap
+    penalty_grad[0] = -2 * strength * float(gap @ prior)
+    return total / n + strength * float(gap @ gap), grad / n + penalty_grad
 
 
 def _bfgs(objective: Callable[[np.ndarray], tuple[float, np.ndarray]], start: np.ndarray,
@@ -230,6 +237,7 @@ def calibrate(cases: Sequence[SpanCase], strengths: Sequence[float] = STRENGTHS,
     slack = 1.0 / max(1, sum(bool(c.right.any()) for c in dev))
     chosen = max((row for row in curve if row["cv_top1_right"] >= best - slack), key=lambda r: r["strength"])
     w = fit(dev, chosen["strength"])
+    margin = equal_budget_margin(dev, w)
     hand = hand_vector()
     hand_cv = {"cv_top1_right": top_right(dev, hand), "cv_top1_best": top_right(dev, hand, best=True)}
     return {
@@ -237,10 +245,41 @@ def calibrate(cases: Sequence[SpanCase], strengths: Sequence[float] = STRENGTHS,
         "curve": curve,
         "hand_dev": hand_cv,
         "chosen_strength": chosen["strength"],
+        "quote_margin": margin,
+        "quoted_per_dev_question": {
+            "hand": round(float(np.mean([len(quoted(c, hand, HAND_QUOTE_MARGIN)) for c in dev])), 3),
+            "fitted": round(float(np.mean([len(quoted(c, w, margin)) for c in dev])), 3)},
+        "quoted_right": {half: {"hand": _quoted_right(cases_, hand, HAND_QUOTE_MARGIN),
+                                "fitted": _quoted_right(cases_, w, margin)}
+                         for half, cases_ in (("dev", dev), ("test", test))},
         "weights": {name: round(float(v), 4) for name, v in zip(COLUMNS[1:], w[1:], strict=True)},
         "dev": {"hand": figures(dev, hand), "fitted_in_sample": figures(dev, w), "fitted_cv": chosen},
         "test": {"hand": figures(test, hand), "fitted": figures(test, w)},
     }
+
+
+def quoted(case: SpanCase, w: np.ndarray, margin: float) -> list[int]:
+    """The spans an answer quotes first, as `offline_model` picks them: the best, the sentences within
+    `margin` of it (at most MAX_QUOTES) and table rows within it (at most MAX_TABLES)."""
+    from bot.offline.offline_model import MAX_QUOTES, MAX_TABLES
+
+    scores = case.features @ w
+    order = np.argsort(-scores, kind="stable")
+    bar = scores[order[0]] - margin
+    row = case.features[:, COLUMNS.index("table_row")] > 0
+    prose = [int(i) for i in order if not row[i] and scores[i] >= bar][:MAX_QUOTES]
+    rows = [int(i) for i in order if row[i] and scores[i] >= bar][:MAX_TABLES]
+    return list(dict.fromkeys([int(order[0]), *prose, *rows]))
+
+
+def equal_budget_margin(dev: Sequence[SpanCase], w: np.ndarray, margins: Sequence[float] = MARGINS) -> float:
+    """The quote margin at which the fitted weights quote as many spans per dev question as the hand
+    weights did at theirs: fitted scores spread differently, and a margin fitted for more right
+    answers alone would simply quote more (the e2e check counts an answer right when any citation is)."""
+    usable = [c for c in dev if len(c.right)]
+    budget = float(np.mean([len(quoted(c, hand_vector(), HAND_QUOTE_MARGIN)) for c in usable]))
+    counts = {m: float(np.mean([len(quoted(c, w, m)) for c in usable])) for m in margins}
+    return min(margins, key=lambda m: (abs(counts[m] - budget), m))
 
 
 def plot(report: Mapping[str, Any], path: Path) -> None:
@@ -276,9 +315,17 @@ def plot(report: Mapping[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def _quoted_right(cases: Sequence[SpanCase], w: np.ndarray, margin: float) -> float | None:
+    """Share of questions (with a right span shown) of which a span quoted first is right."""
+    usable = [c for c in cases if c.right.any()]
+    if not usable:
+        return None
+    return round(sum(bool(c.right[quoted(c, w, margin)].any()) for c in usable) / len(usable), 4)
+
+
 def weights_file(report: Mapping[str, Any], sources: Sequence[str]) -> dict[str, Any]:
     """What `bot/offline/span_weights.json` holds: the weights and where they come from."""
-    return {"weights": report["weights"], "fitted_by": "rulebook eval spans --write",
+    return {"weights": report["weights"], "quote_margin": report["quote_margin"], "fitted_by": "rulebook eval spans --write",
             "fitted_on": f"dev questions of {', '.join(sources)}", "chosen_strength": report["chosen_strength"],
             "dev_cv_top1_right": report["dev"]["fitted_cv"]["cv_top1_right"],
             "dev_hand_top1_right": report["dev"]["hand"]["top1_right"],

@@ -64,6 +64,7 @@ from bot.offline.cross_reference import (
 )
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.quote_context import with_context
+from bot.offline.span_ranker import HAND_QUOTE_MARGIN, QUOTE_MARGIN  # spans this close to the best are quoted
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
     MIN_DENSE,
@@ -102,7 +103,6 @@ SEARCH = "search_rulebooks"
 SECTION = "retrieve_rulebook_sections"
 CATALOG = "list_available_rulebooks"
 
-QUOTE_MARGIN = 0.03  # spans within this of the best span's score are quoted too
 MAX_QUOTES = 3
 MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
@@ -111,7 +111,9 @@ MAX_LIST_ROWS = 20
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
 MAX_SECTION_READS = 2
-FOLLOWED_MARGIN = 0.1  # the best span of a followed cross-reference is quoted when this close
+# the best span of a followed cross-reference (or holding the fact asked for, or pointing to the quote) is
+# quoted when this close: 0.1 at the hand weights' spread of scores, scaled as the fitted quote margin is
+FOLLOWED_MARGIN = 0.1 * QUOTE_MARGIN / HAND_QUOTE_MARGIN
 
 _FRAME = {
     "en": ("Here is what the rulebooks say:", "Here is what the rulebooks say (quoted in {lang}):"),
@@ -569,9 +571,10 @@ class OfflineRulebookModel(BaseChatModel):
     def _scored(self, query: str, language: str, hits: list[tuple[str, ChunkPayload]], section_ids: set[str],
                 extra_terms: Sequence[str] = ()) -> list[Span]:
         if self.encoder is None:
-            return SpanScorer(None, None, vocabulary=self.vocabulary).score(query, hits, section_ids, extra_terms)
+            return SpanScorer(None, None, vocabulary=self.vocabulary).score(query, hits, section_ids, extra_terms,
+                                                                             language=language)
         return SpanScorer(self._embed_query, self.encoder.embed_passages, vocabulary=self.vocabulary).score(
-            query, hits, section_ids, extra_terms)
+            query, hits, section_ids, extra_terms, language=language)
 
     def _embed_query(self, text: str) -> np.ndarray:
         """Query vectors are kept for the model's life: one question is scored on every turn."""

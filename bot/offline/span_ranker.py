@@ -3,9 +3,10 @@
 A span's score is its dense similarity with the question plus a weighted sum of its signals
 (`SIGNALS`): the share of the question's content words it holds, whether it names or defines the
 identifier asked about, holds a fact of the kind asked for, sits in the chunk the search ranked
-first, and so on. The score stays in units of dense similarity (the weight of `dense` is 1), so
-the margins of `offline_model` (QUOTE_MARGIN, FOLLOWED_MARGIN) keep their meaning whatever the
-weights.
+first, and so on. The score stays in units of dense similarity (the weight of `dense` is 1). The
+fitted clues spread scores further apart than the hand weights did, so the quote margin (spans this
+close to the best are quoted with it) is fitted too: the one at which an answer quotes as many spans
+per dev question as before, so that more right answers come from better ranking, not more quoting.
 
 The weights are not set by hand: `rulebook eval spans` fits them on dev questions only (a
 conditional logit over each question's spans, the spans on a gold page being the right ones,
@@ -33,6 +34,8 @@ SIGNALS: tuple[str, ...] = (
     "condition",  # "when is X required?": the sentence states a condition and shares the question's words
     "element_defines",  # the record or row of a message element the question asks about
     "acronyms",  # all the question's acronyms are in the span, whatever its language
+    "other_language",  # the span is in another language than the question
+    "acronyms_other_language",  # both of the above: acronyms are the clue that crosses languages
     "asked_identifier",  # the question asks "which code/message" and the span names a new one
     "asked_fact",  # the question asks for an amount or a time and the span holds a new number
     "fact",  # the span holds a number or identifier the question does not
@@ -53,9 +56,12 @@ HAND_WEIGHTS: Mapping[str, float] = MappingProxyType({
     "condition": 0.05, "element_defines": 0.08, "acronyms": 0.03, "asked_identifier": 0.05,
     "asked_fact": 0.03, "fact": 0.01, "place": 0.08, "about_document": -0.08, "title_match": 0.06,
     "section_title": 0.02, "first_chunk": 0.0, "chunk_rank": 0.0, "from_section": 0.0, "table_row": 0.0,
-    "rare_lexical": 0.0, "opening": 0.0, "length": 0.0,
+    "rare_lexical": 0.0, "opening": 0.0, "length": 0.0, "other_language": 0.0, "acronyms_other_language": 0.0,
 })
 
+# spans within this of the best span's score are quoted with it (offline_model, subject_terms); the fit
+# sets its own, at which the fitted scores quote as many spans per question as these hand weights did
+HAND_QUOTE_MARGIN = 0.03
 WEIGHTS_FILE = Path(__file__).with_name("span_weights.json")
 
 
@@ -71,7 +77,14 @@ def load_weights(path: Path = WEIGHTS_FILE) -> Mapping[str, float]:
     return MappingProxyType({name: float(fitted.get(name, 0.0)) for name in SIGNALS})
 
 
+def load_quote_margin(path: Path = WEIGHTS_FILE) -> float:
+    if not path.exists():
+        return HAND_QUOTE_MARGIN
+    return float(json.loads(path.read_text(encoding="utf-8")).get("quote_margin", HAND_QUOTE_MARGIN))
+
+
 WEIGHTS: Mapping[str, float] = load_weights()
+QUOTE_MARGIN: float = load_quote_margin()
 
 
 def weighted(signals: Mapping[str, float], weights: Mapping[str, float] = WEIGHTS) -> float:

@@ -624,7 +624,8 @@ class SpanScorer:
         self.vocabulary = vocabulary  # subject_terms.CorpusVocabulary: term rarity for "rare_lexical"
 
     def score(self, query: str, hits: Sequence[tuple[str, ChunkPayload]], section_ids: set[str],
-              extra_terms: Sequence[str] = ()) -> list[Span]:
+              extra_terms: Sequence[str] = (), language: str | None = None) -> list[Span]:
+        """The spans of `hits`, best first; `language` is the question's (None: not told)."""
         spans: list[Span] = []
         for rank, (handle, chunk) in enumerate(hits):
             for span in chunk_spans(handle, chunk, rank):
@@ -693,8 +694,13 @@ class SpanScorer:
             if asked_elements and not span.defining and defines(span, asked_elements):
                 clues["element_defines"] = 1.0
                 span.defining = True
+            other_language = language is not None and lang != language[:2]
+            if other_language:
+                clues["other_language"] = 1.0  # shares few of the question's words whatever it says
             if asked_acronyms and asked_acronyms <= _acronyms(span.text):
                 clues["acronyms"] = 1.0
+                if other_language:
+                    clues["acronyms_other_language"] = 1.0  # then its acronyms are what ties it to the question
             new_numbers, new_ids = numbers - asked_numbers, ids - asked_ids - naming
             if kind == "identifier" and new_ids:
                 clues["asked_identifier"] = 1.0
