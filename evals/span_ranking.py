@@ -189,9 +189,11 @@ def top_right(cases: Sequence[SpanCase], w: np.ndarray, k: int = 1, best: bool =
 
 
 def folds(cases: Sequence[SpanCase], k: int = FOLDS) -> list[list[SpanCase]]:
-    """Dev questions dealt into k folds in id order, each corpus spread over every fold."""
-    ordered = sorted(cases, key=lambda c: (c.corpus, c.question_id))
-    return [ordered[i::k] for i in range(k)]
+    """Dev questions dealt into k folds in id order, each corpus spread over every fold; the cases of
+    one question (recorded in two runs) always share a fold."""
+    keys = sorted({(c.corpus, c.question_id) for c in cases})
+    fold_of = {key: i % k for i, key in enumerate(keys)}
+    return [[c for c in cases if fold_of[(c.corpus, c.question_id)] == i] for i in range(k)]
 
 
 def cross_validate(dev: Sequence[SpanCase], strength: float, k: int = FOLDS) -> dict[str, float]:
@@ -224,22 +226,25 @@ def figures(cases: Sequence[SpanCase], w: np.ndarray) -> dict[str, Any]:
 
 def calibrate(cases: Sequence[SpanCase], strengths: Sequence[float] = STRENGTHS,
               progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """The sweep, the chosen fit and its dev / test figures beside the hand weights'."""
-    dev = [c for c in cases if c.split == "dev"]
-    test = [c for c in cases if c.split == "test"]
+    """The sweep, the chosen fit and its dev / test figures beside the hand weights'. A question
+    recorded in several runs (given in order) is fitted on in each and scored on its last."""
+    fitted_on = [c for c in cases if c.split == "dev"]
+    latest = list({(c.corpus, c.question_id): c for c in cases}.values())
+    dev = [c for c in latest if c.split == "dev"]
+    test = [c for c in latest if c.split == "test"]
     curve = []
     for strength in strengths:
-        curve.append(cross_validate(dev, strength))
+        curve.append(cross_validate(fitted_on, strength))
         if progress is not None:
             progress(f"L2 {strength}: cv top-1 right {curve[-1]['cv_top1_right']}")
     # the strongest penalty within one question of the best cross-validated share: the simplest fit that does as well
     best = max(row["cv_top1_right"] for row in curve)
-    slack = 1.0 / max(1, sum(bool(c.right.any()) for c in dev))
+    slack = 1.0 / max(1, sum(bool(c.right.any()) for c in fitted_on))
     chosen = max((row for row in curve if row["cv_top1_right"] >= best - slack), key=lambda r: r["strength"])
-    w = fit(dev, chosen["strength"])
+    w = fit(fitted_on, chosen["strength"])
     margin = equal_budget_margin(dev, w)
     hand = hand_vector()
-    hand_cv = {"cv_top1_right": top_right(dev, hand), "cv_top1_best": top_right(dev, hand, best=True)}
+    hand_cv = {"cv_top1_right": top_right(fitted_on, hand), "cv_top1_best": top_right(fitted_on, hand, best=True)}
     return {
         "columns": list(COLUMNS),
         "curve": curve,

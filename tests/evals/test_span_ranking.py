@@ -106,3 +106,16 @@ def test_the_model_scores_with_the_committed_weights():
                 signals={"lexical": 1.0, "defines": 1.0})
     w = span_ranker.WEIGHTS
     assert span.score == pytest.approx(0.8 + w["lexical"] + w["defines"])
+
+
+def test_the_cases_of_one_question_share_a_fold():
+    from evals.span_ranking import folds
+
+    rng = np.random.default_rng(2)
+    cases = [_case(f"q{i % 7}", "dev", rng) for i in range(21)]  # each question recorded three times
+    parts = folds(cases, 5)
+    where = {}
+    for i, part in enumerate(parts):
+        for c in part:
+            assert where.setdefault(c.question_id, i) == i
+    assert sum(len(p) for p in parts) == 21
