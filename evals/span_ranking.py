@@ -239,7 +239,7 @@ def calibrate(cases: Sequence[SpanCase], strengths: Sequence[float] = STRENGTHS,
             progress(f"L2 {strength}: cv top-1 right {curve[-1]['cv_top1_right']}")
     # the strongest penalty within one question of the best cross-validated share: the simplest fit that does as well
     best = max(row["cv_top1_right"] for row in curve)
-    slack = 1.0 / max(1, sum(bool(c.right.any()) for c in fitted_on))
+    slack = 1.0 / max(1, len({(c.corpus, c.question_id) for c in fitted_on if c.right.any()}))
     chosen = max((row for row in curve if row["cv_top1_right"] >= best - slack), key=lambda r: r["strength"])
     w = fit(fitted_on, chosen["strength"])
     margin = equal_budget_margin(dev, w)

@@ -1,4 +1,4 @@
-"""A citation names the page its quote starts on: the indexer records where pages begin inside a
+"""A citation names the page holding most of its quote: the indexer records where pages begin inside a
 chunk (`page_breaks`), and the gate looks the quote up in it."""
 
 from __future__ import annotations
