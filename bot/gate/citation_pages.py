@@ -29,8 +29,10 @@ def _alnum_with_offsets(text: str) -> tuple[str, list[int]]:
     offsets: list[int] = []
     for offset, ch in enumerate(text):
         if ch.isalnum():
-            chars.append(unicodedata.normalize("NFKC", ch).casefold())
-            offsets.append(offset)
+            # one character may fold to several ("ﬁ" -> "fi", "ß" -> "ss"): each keeps its source offset
+            folded = unicodedata.normalize("NFKC", ch).casefold()
+            chars.append(folded)
+            offsets.extend([offset] * len(folded))
     return "".join(chars), offsets
 
 

@@ -65,6 +65,7 @@ from bot.offline.cross_reference import (
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
 from bot.offline.quote_context import with_context
+from bot.offline.span_ranker import HAND_QUOTE_MARGIN, QUOTE_MARGIN  # spans this close to the best are quoted
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
     MIN_DENSE,
@@ -111,7 +112,6 @@ SEARCH = "search_rulebooks"
 SECTION = "retrieve_rulebook_sections"
 CATALOG = "list_available_rulebooks"
 
-QUOTE_MARGIN = 0.03  # spans within this of the best span's score are quoted too
 MAX_QUOTES = 3
 MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
@@ -120,7 +120,9 @@ MAX_LIST_ROWS = 20
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
 MAX_SECTION_READS = 2
-FOLLOWED_MARGIN = 0.1  # the best span of a followed cross-reference is quoted when this close
+# the best span of a followed cross-reference (or holding the fact asked for, or pointing to the quote) is
+# quoted when this close: 0.1 at the hand weights' spread of scores, scaled as the fitted quote margin is
+FOLLOWED_MARGIN = 0.1 * QUOTE_MARGIN / HAND_QUOTE_MARGIN
 
 _FRAME = {
     "en": ("Here is what the rulebooks say:", "Here is what the rulebooks say (quoted in {lang}):"),
@@ -220,6 +222,8 @@ class OfflineRulebookModel(BaseChatModel):
     encoder: Any = Field(default=None, exclude=True)
     # evals only: called with what each answer/refuse decision was made from (see `Decision`)
     observer: Any = Field(default=None, exclude=True)
+    # evals only: called with the query and its scored spans, best first (`rulebook eval spans` fits on them)
+    span_observer: Any = Field(default=None, exclude=True)
     # the answer/refuse bars (calibrated: evals/baselines/calibration_offline.json); an eval sets them
     # all to 0 (`answer_everything`) to see every question answered and replay any bar from the signals
     min_dense: float = MIN_DENSE
@@ -423,6 +427,9 @@ class OfflineRulebookModel(BaseChatModel):
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
         spans = self._scored(query, language, hits, section_ids, renderings)
+        if self.span_observer is not None:
+            self.span_observer(query, spans)
+
         def best_dense(same_language: bool) -> float | None:
             return max((d for s in spans if (s.chunk.language[:2] == language) == same_language
                         for d in (s.dense, s.dense_full) if d is not None), default=None)
@@ -598,9 +605,10 @@ class OfflineRulebookModel(BaseChatModel):
     def _scored(self, query: str, language: str, hits: list[tuple[str, ChunkPayload]], section_ids: set[str],
                 extra_terms: Sequence[str] = ()) -> list[Span]:
         if self.encoder is None:
-            return SpanScorer(None, None).score(query, hits, section_ids, extra_terms)
-        return SpanScorer(self._embed_query, self.encoder.embed_passages).score(query, hits, section_ids,
-                                                                                extra_terms)
+            return SpanScorer(None, None, vocabulary=self.vocabulary).score(query, hits, section_ids, extra_terms,
+                                                                             language=language)
+        return SpanScorer(self._embed_query, self.encoder.embed_passages, vocabulary=self.vocabulary).score(
+            query, hits, section_ids, extra_terms, language=language)
 
     def _embed_query(self, text: str) -> np.ndarray:
         """Query vectors are kept for the model's life: one question is scored on every turn."""

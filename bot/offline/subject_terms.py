@@ -36,6 +36,7 @@ from typing import Any
 
 from cachetools import LRUCache, cached
 
+from bot.offline.span_ranker import QUOTE_MARGIN  # as the offline model: the spans an answer quotes
 from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
 
@@ -58,7 +59,6 @@ SUBJECT_SCOPE = "document"
 MAX_MISSING_SUBJECT: float | None = 0.2
 MAX_SLOT_GAP: float | None = None
 MIN_SHARE = 0.001  # the rarity weight of a term no chunk holds: as rare as one chunk in a thousand
-QUOTE_MARGIN = 0.03  # as the offline model: spans this close to the best are quoted with it
 MAX_QUOTES = 3
 MIN_PREFIX = 5  # a stem this long that begins another counts as the same word (see `_held`)
 _PUNCTUATION = "?!.,;:'\"()«»"

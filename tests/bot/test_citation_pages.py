@@ -1,4 +1,4 @@
-"""A citation names the page its quote starts on: the indexer records where pages begin inside a
+"""A citation names the page holding most of its quote: the indexer records where pages begin inside a
 chunk (`page_breaks`), and the gate looks the quote up in it."""
 
 from __future__ import annotations
@@ -141,3 +141,14 @@ def test_the_eval_accepts_a_quote_cited_on_the_page_where_it_ends():
     assert check(page_of_quote(BALANCE, BALANCE_QUOTE)) == []
     assert check(12) == []  # it starts there: still on the page
     assert any("not on page 14" in problem for problem in check(14))
+
+
+def test_a_ligature_or_sharp_s_that_folds_to_two_letters_still_locates_the_quote():
+    # "ﬁ" folds to "fi" and "ß" to "ss": the folded text is longer than the characters it came from,
+    # and a quote ending in such a letter used to index past the offsets (IndexError)
+    text = "Die Gebühr ist ﬁx.\n\nDer Betrag wird als Grundgebühr erhoben und ist gemäß Anhang groß"
+    chunk = ChunkPayload(chunk_id="DE:1", rulebook_id="DE", rulebook_title="DE", page_start=4, page_end=5,
+                         chunk_index=1, content_hash="h", source_uri="de.pdf", text=text,
+                         page_breaks=[text.index("Der Betrag")])
+    assert page_of_quote(chunk, "Der Betrag wird als Grundgebühr erhoben und ist gemäß Anhang groß") == 5
+    assert page_of_quote(chunk, "Die Gebühr ist ﬁx.") == 4

@@ -136,7 +136,8 @@ def test_a_lead_in_ending_in_a_colon_is_quoted_with_the_items_after_it():
 
 
 def test_a_sentence_about_the_document_itself_yields_unless_the_document_is_asked_about():
-    from bot.offline.span_scoring import ABOUT_DOCUMENT_PENALTY, SpanScorer, is_about_document
+    from bot.offline.span_ranker import WEIGHTS
+    from bot.offline.span_scoring import SpanScorer, is_about_document
 
     assert is_about_document("This addendum describes the additions to the implementation guidelines.")
     assert not is_about_document("This message is sent by the case assignee.")
@@ -144,9 +145,9 @@ def test_a_sentence_about_the_document_itself_yields_unless_the_document_is_aske
                          "For an incoming credit transfer the debtor account is reported under /IBAN/."))]
     spans = SpanScorer(None, None).score("What is reported for an incoming credit transfer under /IBAN/?", hits, set())
     about = next(s for s in spans if s.text.startswith("This addendum"))
-    assert about.bonus <= -ABOUT_DOCUMENT_PENALTY + 0.05
+    assert about.signals.get("about_document") == 1.0 and about.bonus <= WEIGHTS["about_document"] + 0.05
     spans = SpanScorer(None, None).score("What does the addendum cover?", hits, set())
-    assert next(s for s in spans if s.text.startswith("This addendum")).bonus >= 0
+    assert "about_document" not in next(s for s in spans if s.text.startswith("This addendum")).signals
 
 
 def test_the_record_of_an_element_the_question_asks_about_is_preferred():

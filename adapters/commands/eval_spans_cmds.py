@@ -1,0 +1,149 @@
+"""`rulebook eval spans`: fit the offline model's span weights on dev questions (evals.span_ranking)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from adapters.commands.eval_e2e_cmds import Real2Opt, RealOpt, corpora_of
+
+BASELINE = Path("evals/baselines/span_weights.json")
+
+
+def register(app: typer.Typer, eval_app: typer.Typer) -> None:
+    eval_app.command("spans")(eval_spans)
+
+
+def eval_spans(
+    corpus: Annotated[str, typer.Option("--corpus", help="golden sets whose questions are asked (comma list)")]
+    = "sample,real,real2",
+    cases_files: Annotated[list[Path] | None, typer.Option(
+        "--cases", help="read the scored spans from these files (written by --save-cases) instead of asking")]
+    = None,
+    save_cases: Annotated[Path | None, typer.Option("--save-cases", help="write the scored spans here")] = None,
+    write: Annotated[bool, typer.Option(
+        "--write", help="store the fit: bot/offline/span_weights.json and evals/baselines/span_weights.{json,png}")]
+    = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as one JSON object")] = False,
+    obliqa_documents: Annotated[int, typer.Option(
+        "--obliqa-documents", min=0, help="also ask ObliQA questions over this many of its documents, "
+                                          "passages as chunks (as `eval answering --documents-limit`; 0: none)")] = 0,
+    obliqa_limit: Annotated[int, typer.Option("--obliqa-limit", min=1, help="ObliQA questions per half")] = 100,
+    real_pdfs: RealOpt = None,
+    real2_pdfs: Real2Opt = None,
+) -> None:
+    """Ask every golden question, record the spans the offline model scored, and fit the weights of
+    their signals on the dev questions (cross-validated); test questions are only scored."""
+    from rich.console import Console
+
+    from bot.offline.span_ranker import WEIGHTS_FILE
+    from evals.span_ranking import SpanCase, calibrate, plot, weights_file
+
+    err = Console(stderr=True)
+    if cases_files:
+        cases = [SpanCase.from_json(c) for path in cases_files
+                 for c in json.loads(path.read_text(encoding="utf-8"))]
+    else:
+        cases = asyncio.run(_collect(corpora_of(corpus), real_pdfs, real2_pdfs, err)) if corpus else []
+        if obliqa_documents:
+            cases += asyncio.run(_collect_obliqa(obliqa_documents, obliqa_limit, err))
+    if save_cases is not None:
+        save_cases.write_text(json.dumps([c.to_json() for c in cases], ensure_ascii=False), encoding="utf-8")
+    report = calibrate(cases, progress=lambda line: err.print(line))
+    sources = sorted({c.corpus for c in cases})
+    report["corpora"] = sources
+    if write:
+        BASELINE.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        plot(report, BASELINE.with_suffix(".png"))
+        WEIGHTS_FILE.write_text(json.dumps(weights_file(report, sources), indent=1) + "\n", encoding="utf-8")
+        err.print(f"weights written to {WEIGHTS_FILE}, the fit to {BASELINE} (+ .png)")
+    if as_json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+        return
+    for half in ("dev", "test"):
+        for name, figs in report[half].items():
+            if "top1_right" in figs:
+                err.print(f"{half:4} {name:17} top-1 right {figs['top1_right']}  top-1 right+key fact "
+                          f"{figs['top1_best']}  ({figs['questions_with_right_span']} questions)")
+    err.print(f"dev cross-validated at L2 {report['chosen_strength']}: {report['dev']['fitted_cv']}")
+
+
+async def _collect(corpora: list[str], real_pdfs: Path | None, real2_pdfs: Path | None, err: Any) -> list[Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from config.settings import get_settings
+    from evals.e2e_corpus import prepare_contexts
+    from evals.e2e_golden import load_golden
+    from evals.e2e_runner import RunOptions
+    from evals.e2e_suite import run_suite
+    from evals.span_ranking import case_of
+
+    questions = [q for q in load_golden() if q.corpus in corpora and q.answerable and q.expected]
+    scored: list[tuple[str, list[Any]]] = []
+    cases: list[Any] = []
+
+    def done(q: Any) -> None:
+        if scored:
+            cases.append(case_of(q, scored[-1][1]))
+        scored.clear()
+
+    settings = get_settings()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        async with prepare_contexts(settings, corpora, real_pdfs, err, real2_pdfs) as (contexts, skipped):
+            for reason in skipped:
+                err.print(f"[yellow]skipped:[/] {reason}")
+            for ctx in contexts.values():
+                model = getattr(ctx.service, "model", None)
+                if model is None or not hasattr(model, "span_observer"):
+                    raise typer.BadParameter("span weights are the offline model's: set no chat model")
+                model.span_observer = lambda query, spans: scored.append((query, list(spans)))
+            task = progress.add_task("asking", total=len([q for q in questions if q.corpus in contexts]))
+
+            def step(q: Any) -> None:
+                done(q)
+                progress.update(task, advance=1, description=q.id)
+
+            await run_suite(questions, contexts, 1, RunOptions(), progress=step)
+    return cases
+
+
+async def _collect_obliqa(documents_limit: int, limit: int, err: Any) -> list[Any]:
+    """ObliQA questions of both halves, asked as everyone; a span is right when its chunk is a gold passage."""
+    from adapters.commands import obliqa_options as obliqa
+    from bot.answer import User
+    from config.settings import get_settings
+    from evals.answering import COLLECTION, ObliqaAnswering, role_of, sample, split_of, with_document_roles
+    from evals.e2e_runner import ask_once
+    from evals.obliqa import subset_collection
+    from evals.span_ranking import obliqa_case
+    from knowledge.embedding_cache import load_cached_encoder
+
+    settings = get_settings()
+    chunks, questions = obliqa.load(None, None)
+    model_id = load_cached_encoder(settings).model_id
+    chunks, questions, chosen, _ = obliqa.subset(chunks, questions, settings.embedding_cache_path, model_id,
+                                                 False, documents_limit)
+    collection = subset_collection(chosen).replace("obliqa-", f"{COLLECTION}-", 1)
+    asked = [*sample(questions, "dev", limit), *sample(questions, "test", limit)]
+    bench = ObliqaAnswering(settings, with_document_roles(chunks), collection).open()
+    scored: list[list[Any]] = []
+    bench.model.span_observer = lambda query, spans: scored.append(list(spans))
+    user = User(id="eval-spans", roles=tuple(role_of(r) for r in sorted({c.rulebook_id for c in chunks})),
+                platform="eval", name="everyone")
+    cases: list[Any] = []
+    try:
+        for i, q in enumerate(asked, 1):
+            scored.clear()
+            await ask_once(bench.service, q.text, user, f"spans-{q.question_id}")
+            if scored:
+                cases.append(obliqa_case(q.question_id, split_of(q.question_id), q.gold, scored[-1]))
+            err.print(f"ObliQA {i}/{len(asked)}", end="\r")
+    finally:
+        bench.close()
+    return cases
