@@ -26,7 +26,8 @@ Per setting, over dev questions only:
 - refused share in the exclusion view and of the unanswerable questions; must-contain (e2e).
 The chosen setting maximises F1 (ties: the higher bars, i.e. the more cautious, except that a
 coverage check tied with no check stays off) among the settings that answer no fewer of the
-answerable dev questions than the current bars (`ANSWERED_SLACK`), and a coverage check that changes
+answerable dev questions than the current bars (`ANSWERED_SLACK`), in all and in each dev set
+(ObliQA, sample, real, real2: one set's answers are not traded for another's), and a coverage check that changes
 fewer than two dev outcomes is then switched off (`MIN_CASES_CHANGED`), as is a change of an existing
 check's settings that changes fewer than two dev outcomes against today's (it stays as today). The
 coverage checks: the value of the kind asked, the uncovered share, the value gap, the subject terms
@@ -243,6 +244,8 @@ def point(signals: Sequence[Signal], min_dense: float | Bar, min_lexical: float 
     un_refused = [s for s in unanswerable if not answered_at(s, bar)]
     normal_answered = [s for s in normal if answered_at(s, bar)]
     with_contain = [s for s in normal if s.must_contain is not None]
+    by_source = {name: sum(answered_at(s, bar) for s in normal if s.source == name)
+                 for name in sorted({s.source for s in normal})}
     return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
             "min_dense_other_language": bar.min_dense_other_language,
             "min_dense_disagree": bar.min_dense_disagree,
@@ -254,7 +257,8 @@ def point(signals: Sequence[Signal], min_dense: float | Bar, min_lexical: float 
             "refused_unanswerable": round(len(un_refused) / len(unanswerable), 4) if unanswerable else None,
             # e2e: must-contain of answerable questions (a refusal holds none of it)
             "must_contain": round(sum(bool(s.must_contain) and answered_at(s, bar) for s in with_contain)
-                                  / len(with_contain), 4) if with_contain else None}
+                                  / len(with_contain), 4) if with_contain else None,
+            "answered_by_source": by_source}
 
 
 def by_source(signals: Sequence[Signal], bar: Bar) -> dict[str, dict[str, Any]]:
@@ -304,6 +308,8 @@ class _Columns:
         self._phrases: dict[tuple[float, str, float], Any] = {}
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
         self.neutral = self.np.array([missing_neutral_share(s.neutral) for s in signals])
+        names = sorted({s.source for s in signals if s.view == "normal"})
+        self.by_source = {name: self.normal & np.array([s.source == name for s in signals]) for name in names}
 
     def missing(self, share: float, headings: int, scope: str = "passage") -> Any:
         """Per signal, the weight of the subject terms at this rarity the evidence does not hold."""
@@ -366,7 +372,8 @@ class _Columns:
                 "refused_when_excluded": round(int((~a & self.excluded).sum()) / n_ex, 4) if n_ex else None,
                 "refused_unanswerable": round(int((~a & self.unanswerable).sum()) / n_un, 4) if n_un else None,
                 "must_contain": round(int((a & self.has_contain & self.contain).sum()) / n_contain, 4)
-                if n_contain else None}
+                if n_contain else None,
+                "answered_by_source": {name: int((a & mask).sum()) for name, mask in self.by_source.items()}}
 
 
 def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
@@ -454,10 +461,12 @@ def prune(signals: Sequence[Signal], bar: Bar, current: Bar | None = None) -> Ba
     return bar
 
 
-def choose(points: Sequence[dict[str, Any]], min_answered: float | None = None) -> dict[str, Any]:
+def choose(points: Sequence[dict[str, Any]], min_answered: float | None = None,
+           min_by_source: dict[str, int] | None = None) -> dict[str, Any]:
     """The best point by `_key`, among those answering at least `min_answered` of the answerable
     dev questions (all of them when none does)."""
-    kept = [p for p in points if min_answered is None or (p.get("answered_share") or 0.0) >= min_answered]
+    kept = [p for p in points if (min_answered is None or (p.get("answered_share") or 0.0) >= min_answered)
+            and all((p.get("answered_by_source") or {}).get(k, 0) >= n for k, n in (min_by_source or {}).items())]
     return max(kept or points, key=_key)
 
 
@@ -713,33 +722,47 @@ def _slices(points: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> list[di
     return keep
 
 
+def _sweep_all(signals: Sequence[Signal], now: Bar, floor: float, per_set: dict[str, int]) -> Bar:
+    """Every bar swept (session 5's procedure): the dense, lexical, disagree and coverage bars together
+    at today's other-language bar, the subject check and the value gap at those bars, the other
+    bars again at the chosen check, then the other-language bar."""
+    points = sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
+                   uncovered_grid=UNCOVERED_GRID)
+    first = bar_of(choose(points, floor, per_set))
+    points += subject_sweep(signals, first)
+    points += phrase_sweep(signals, bar_of(choose(points, floor, per_set)))
+    second = bar_of(choose(points, floor, per_set))
+    if (second.max_missing_subject, second.max_slot_gap, second.min_dense_phrase) != (None, None, None):
+        points += sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
+                        uncovered_grid=UNCOVERED_GRID, subject=second)
+        points += subject_sweep(signals, bar_of(choose(points, floor, per_set)))
+        points += phrase_sweep(signals, bar_of(choose(points, floor, per_set)))
+    first = bar_of(choose(points, floor, per_set))
+    columns = _Columns(signals)
+    points += [columns.point(with_subject(first, min_dense_other_language=o))
+               for o in OTHER_GRID if o != first.min_dense_other_language]
+    return prune(signals, bar_of(choose(points, floor, per_set)), now)
+
+
 def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str, Any]], out_json: Path,
-              out_png: Path, current: tuple[float, ...] | Bar, e2e: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+              out_png: Path, current: tuple[float, ...] | Bar, e2e: Sequence[dict[str, Any]] = (),
+              sweep_all: bool = False) -> dict[str, Any]:
     now = current if isinstance(current, Bar) else Bar(*current)
     signals = all_signals(answering, exclusion, e2e, "dev")
     if not signals:
         raise ValueError("no dev case with recorded signals: run the evals with --calibration first")
-    # the dense, lexical, disagree and coverage bars together at today's other-language bar, then the
-    # other-language bar at the best of those (its few cross-language dev cases barely move the rest)
-    points = sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
-                   uncovered_grid=UNCOVERED_GRID)
     floor = max(0.0, (point(signals, now)["answered_share"] or 0.0) - ANSWERED_SLACK)
-    first = bar_of(choose(points, floor))
-    # the subject check and the value gap at those bars; then the other bars again at the chosen check
-    # (a subject check that refuses neighbouring answers may let a lower dense bar keep paraphrases)
-    points += subject_sweep(signals, first)
-    points += phrase_sweep(signals, bar_of(choose(points, floor)))
-    second = bar_of(choose(points, floor))
-    if (second.max_missing_subject, second.max_slot_gap, second.min_dense_phrase) != (None, None, None):
-        points += sweep(signals, other_grid=(now.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
-                        uncovered_grid=UNCOVERED_GRID, subject=second)
-        points += subject_sweep(signals, bar_of(choose(points, floor)))
-        points += phrase_sweep(signals, bar_of(choose(points, floor)))
-    first = bar_of(choose(points, floor))
+    # and no dev set answers fewer of its answerable questions than today: a bar that trades ObliQA
+    # answers for golden-set ones is not chosen either
+    per_set = point(signals, now)["answered_by_source"]
     columns = _Columns(signals)
-    points += [columns.point(with_subject(first, min_dense_other_language=o))
-               for o in OTHER_GRID if o != first.min_dense_other_language]
-    bar = prune(signals, bar_of(choose(points, floor)), now)
+    if sweep_all:
+        bar = _sweep_all(signals, now, floor, per_set)
+    else:
+        # the bars calibrated before stay as they are; only the checks not on yet are swept at them
+        points = phrase_sweep(signals, now)
+        bar = prune(signals, bar_of(choose(points, floor, per_set)), now)
+    points = [columns.point(now)]
     # the curves through the final setting (pruning may have moved it off the points swept so far)
     points += subject_sweep(signals, bar) + phrase_sweep(signals, bar)
     points += sweep(signals, other_grid=(bar.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,

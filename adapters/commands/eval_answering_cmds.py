@@ -165,6 +165,9 @@ def eval_calibrate(
         "--compare", help="the values shown as 'current': min_dense,min_lexical[,min_dense_other_language"
                           "[,min_dense_disagree]], e.g. 0.83,0.5, without coverage bars (default: the values in "
                           "bot.offline.span_scoring, coverage bars included)")] = None,
+    sweep_all: Annotated[bool, typer.Option(
+        "--sweep-all", help="sweep every bar (default: the bars calibrated before stay; only the checks "
+                            "not on yet are swept at them)")] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
@@ -210,7 +213,8 @@ def eval_calibrate(
                       None if compare else MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, SUBJECT_MAX_HEADINGS,
                       None if compare else MAX_SLOT_GAP, SUBJECT_SCOPE, None if compare else MIN_DENSE_PHRASE,
                       PHRASE_MAX_SHARE, PHRASE_SCOPE)
-        result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e)
+        result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e,
+                           sweep_all=sweep_all)
     except (OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc

@@ -42,14 +42,14 @@ from cachetools import LRUCache, cached
 from knowledge.bm25 import tokenize
 
 # the check's bars (calibrated by the dev sweep, evals/baselines/calibration_offline.json; None: no check).
-# Dev sweep (436 cases), with the neutral-term check (bot.offline.neutral_terms) and no fewer answered dev
-# questions than before: F1 0.833 -> 0.850, refused with the gold hidden 0.902 -> 0.954, answered 0.917
-# unchanged, at a dense bar of 0.875 when half or more of the question's phrases found in at most 1% of
-# the chunks are in neither the evidence's documents as shown nor its rulebook's whole text (the
-# document as shown with phrases in at most 2% ties on dev; the tie goes to the check that refuses
-# less). Test halves (not used to choose): F1 0.766 -> 0.762, refused with the gold hidden 0.874 ->
-# 0.911, answered 0.905 -> 0.891: the dev/test gap of this check.
-PHRASE_MAX_SHARE = 0.01
+# Dev sweep (436 cases, on the span ranker's scores), the bars calibrated before kept, with the
+# neutral-term check (bot.offline.neutral_terms) and no dev set answering fewer questions than before:
+# F1 0.834 -> 0.851, refused with the gold hidden 0.881 -> 0.933, answered 0.908 unchanged, at a dense
+# bar of 0.875 when half or more of the question's phrases found in at most 2% of the chunks are in
+# neither the evidence's documents as shown nor its rulebook's whole text. Test halves (not used to
+# choose): F1 0.783 -> 0.790, refused with the gold hidden 0.868 -> 0.911, answered 0.910 -> 0.900
+# (real2 0.888 -> 0.869: 2 of 107): the dev/test gap of this check.
+PHRASE_MAX_SHARE = 0.02
 MIN_DENSE_PHRASE: float | None = 0.875
 PHRASE_SCOPE = "rulebook"
 MIN_MISSING_PHRASES = 0.5  # the share of the question's rare phrases missing that raises the bar

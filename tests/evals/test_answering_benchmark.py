@@ -126,11 +126,15 @@ def test_e2e_reports_add_unanswerable_questions_and_the_other_language_bar(tmp_p
     strict, loose = point(dev, Bar(0.88, 1.01, 0.85)), point(dev, Bar(0.85, 1.01, 0.83))
     assert strict["refused_unanswerable"] == 1.0 and strict["answered_share"] == 0.5
     assert loose["refused_unanswerable"] == 0.0 and loose["answered_share"] == 1.0
-    result = calibrate([], [], tmp_path / "cal.json", tmp_path / "cal.png", (0.83, 0.5), e2e=[report])
+    result = calibrate([], [], tmp_path / "cal.json", tmp_path / "cal.png", (0.83, 0.5), e2e=[report],
+                       sweep_all=True)
     assert result["dev_signals"]["total"] == 3 and result["test_cases"] == 1
     assert result["dev_by_source_at_chosen"]["answered_by_kind"]["cross_language"] in ("0/1", "1/1")
     chosen = result["chosen"]
     assert chosen["refused_unanswerable"] == 1.0 and chosen["answered_share"] == 1.0  # a bar that has both
+    # by default the bars calibrated before stay, and only the checks not on yet are swept
+    kept = calibrate([], [], tmp_path / "cal.json", tmp_path / "cal.png", (0.83, 0.5), e2e=[report])["chosen"]
+    assert (kept["min_dense"], kept["min_lexical"]) == (0.83, 0.5)
 
 
 def test_a_refusal_listing_rulebook_ids_with_versions_is_no_competitor_figure():

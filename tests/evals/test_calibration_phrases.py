@@ -65,3 +65,15 @@ def test_a_retuned_check_that_changes_one_dev_outcome_stays_as_today():
     two = [*one, sig("excluded", (("direct", 0.3, 1, False, False, False),), False)]
     assert prune(two, retuned, today).subject_max_share == 0.5
     assert prune(one, retuned).subject_max_share == 0.5  # without today's bars: only checks switched off
+
+
+def test_no_dev_set_may_answer_fewer_questions_than_today():
+    from evals.calibration import choose
+
+    today = {"f1": 0.80, "answered_share": 0.9, "answered_by_source": {"obliqa": 43, "real2": 98}}
+    trade = {"f1": 0.85, "answered_share": 0.9, "answered_by_source": {"obliqa": 42, "real2": 99}}
+    same = {"f1": 0.82, "answered_share": 0.9, "answered_by_source": {"obliqa": 43, "real2": 98}}
+    for p in (today, trade, same):
+        p.update(min_dense=0.86, min_lexical=0.5, min_dense_other_language=0.82)
+    assert choose([today, trade, same], 0.9) is trade  # the share in all alone lets one set pay for another
+    assert choose([today, trade, same], 0.9, today["answered_by_source"]) is same
