@@ -25,7 +25,7 @@ from typing import Any
 from knowledge.bm25 import tokenize
 
 # calibrated by the dev sweep (evals/baselines/calibration_offline.json): none may be missing. On its own
-# it refuses 4 more dev exclusion cases and no answerable dev question (test: 3 more, none).
+# it refuses 3 more dev exclusion cases and no answerable dev question (test: 3 more, none).
 MAX_MISSING_NEUTRAL: float | None = 0.0
 _SEGMENTS = re.compile(r"[-./]")
 
