@@ -47,8 +47,6 @@ SIGNALS: tuple[str, ...] = (
     "chunk_rank",  # 1 / (1 + the rank of the span's chunk among those shown)
     "from_section",  # the chunk belongs to a section read whole
     "table_row",  # the span is a table row, not a sentence
-    "chunk_lexical",  # share of the question's content terms held by some span of the span's chunk (0..1)
-    "below_chunk_best",  # the best dense similarity among the chunk's spans minus the span's own (>= 0)
     "opening",  # the span is the first of its chunk
     "length",  # log(1 + words) / log(101), capped at 1: a label of three words says less than a sentence
 )
@@ -59,7 +57,6 @@ HAND_WEIGHTS: Mapping[str, float] = MappingProxyType({
     "asked_fact": 0.03, "fact": 0.01, "place": 0.08, "about_document": -0.08, "title_match": 0.06,
     "section_title": 0.02, "first_chunk": 0.0, "chunk_rank": 0.0, "from_section": 0.0, "table_row": 0.0,
     "rare_lexical": 0.0, "opening": 0.0, "length": 0.0, "other_language": 0.0, "acronyms_other_language": 0.0,
-    "chunk_lexical": 0.0, "below_chunk_best": 0.0,
 })
 
 # spans within this of the best span's score are quoted with it (offline_model, subject_terms); the fit

@@ -657,14 +657,10 @@ class SpanScorer:
         places = [_fold(t) for t in extra_terms]
         about_document = bool(_ASKS_ABOUT_DOCUMENT.search(query))
         rarity: dict[str, dict[str, float]] = {}  # language -> the question's terms -> -log(chunk share)
-        held_by_chunk: dict[str, set[str]] = {}  # the question's terms some span of the chunk holds
-        wanted_by_span: list[set[str]] = []
         for span in spans:
             lang = span.chunk.language[:2]
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
             have = set(tokenize(span.text, lang))
-            held_by_chunk.setdefault(span.chunk.chunk_id, set()).update(wanted & have)
-            wanted_by_span.append(wanted)
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
             if self.vocabulary is not None and wanted:
                 if lang not in rarity:
@@ -726,19 +722,8 @@ class SpanScorer:
                 clues["title_match"] = 1.0
             elif wanted and matched:
                 clues["section_title"] = matched / len(wanted)
-        for span, wanted in zip(spans, wanted_by_span, strict=True):
-            # the passage around a span: one that holds all the question's words is about the question
-            if wanted:
-                span.signals["chunk_lexical"] = len(held_by_chunk[span.chunk.chunk_id] & wanted) / len(wanted)
         if self.embed_query is not None and self.embed_passages is not None:
             self._embed(spans, focused, query)
-            best_in_chunk: dict[str, float] = {}
-            for span in spans:
-                if span.dense is not None:
-                    best_in_chunk[span.chunk.chunk_id] = max(best_in_chunk.get(span.chunk.chunk_id, -1.0), span.dense)
-            for span in spans:
-                if span.dense is not None:  # how far the span is below its passage's best: 0 for the best
-                    span.signals["below_chunk_best"] = best_in_chunk[span.chunk.chunk_id] - span.dense
         return sorted(spans, key=lambda s: (-s.score, s.rank, s.position))
 
     def _embed(self, spans: list[Span], focused: str, query: str) -> None:
