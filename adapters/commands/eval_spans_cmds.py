@@ -137,13 +137,18 @@ async def _collect_obliqa(documents_limit: int, limit: int, err: Any) -> list[An
     user = User(id="eval-spans", roles=tuple(role_of(r) for r in sorted({c.rulebook_id for c in chunks})),
                 platform="eval", name="everyone")
     cases: list[Any] = []
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     try:
-        for i, q in enumerate(asked, 1):
-            scored.clear()
-            await ask_once(bench.service, q.text, user, f"spans-{q.question_id}")
-            if scored:
-                cases.append(obliqa_case(q.question_id, split_of(q.question_id), q.gold, scored[-1]))
-            err.print(f"ObliQA {i}/{len(asked)}", end="\r")
+        with Progress(TextColumn("ObliQA"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=err, transient=True) as progress:
+            task = progress.add_task("asking", total=len(asked))
+            for q in asked:
+                scored.clear()
+                await ask_once(bench.service, q.text, user, f"spans-{q.question_id}")
+                if scored:
+                    cases.append(obliqa_case(q.question_id, split_of(q.question_id), q.gold, scored[-1]))
+                progress.update(task, advance=1)
     finally:
         bench.close()
     return cases

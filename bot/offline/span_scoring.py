@@ -7,16 +7,19 @@ full stop), the rulebook's title or cover lines, questions (an FAQ heading in th
 the answer) and fragments of a few words. A sentence the PDF broke over two paragraphs ("… cycle,
 15:30" / "CET. A payment …") is joined again first.
 
-Score of a span (higher is better):
+Score of a span (higher is better): its dense similarity with the question plus a weighted sum of
+its signals (`bot.offline.span_ranker.SIGNALS`; the weights are fitted on dev questions by
+`rulebook eval spans`, not set by hand):
 - dense: cosine similarity of the span and the question (multilingual-e5 when an encoder is
   given; this is what carries a French question to a Dutch sentence);
-- lexical: the share of the question's content terms (stems and identifiers) found in the span;
-- bonuses: the question's own identifiers in the span (an exact "camt.056.001.08" counts most;
-  its acronyms such as "QR" count a little, as a clue that holds across languages), the place the question asks about, as the span's
-  language writes it ("Nederland" for "Pays-Bas"), a fact the question does not already hold
-  (more so when the question asks for one: "how much", "which code", "combien", "wie lange"), and
-  a section title that shares the question's words (a question about "limits for a payment file"
-  belongs in section "File limits").
+- lexical: the share of the question's content terms (stems and identifiers) found in the span,
+  plain and weighed by each term's rarity in the corpus;
+- clues: the question's own identifiers in the span, or the span defining them; its acronyms (a
+  clue that holds across languages); the place the question asks about, as the span's language
+  writes it ("Nederland" for "Pays-Bas"); a fact the question does not already hold (more so when
+  the question asks for one: "how much", "which code", "combien", "wie lange"); a section title that
+  shares the question's words (a question about "limits for a payment file" belongs in section
+  "File limits"); and where the tools showed its chunk (its rank, a section read whole).
 Words that only name the document (a KID's product name, its ISIN, the rulebook id) identify
 which document to read, not which sentence answers: they are left out of the lexical terms and
 of the question the dense score compares against, so a cover line repeating the product name

@@ -119,3 +119,25 @@ def test_the_cases_of_one_question_share_a_fold():
         for c in part:
             assert where.setdefault(c.question_id, i) == i
     assert sum(len(p) for p in parts) == 21
+
+
+def test_the_quote_margin_keeps_the_hand_weights_quoting_budget():
+    from evals.span_ranking import equal_budget_margin, hand_vector, quoted
+
+    rng = np.random.default_rng(9)
+    dev = [_case(f"q{i}", "dev", rng) for i in range(20)]
+    hand = hand_vector()
+    stretched = hand.copy()
+    stretched[1:] *= 3.0  # clues three times as strong: scores spread, fewer spans within the hand margin
+    stretched[0] = 1.0
+    budget = np.mean([len(quoted(c, hand, 0.03)) for c in dev])
+    margin = equal_budget_margin(dev, stretched)
+    at_hand_margin = abs(np.mean([len(quoted(c, stretched, 0.03)) for c in dev]) - budget)
+    assert margin > 0.03
+    assert abs(np.mean([len(quoted(c, stretched, margin)) for c in dev]) - budget) < at_hand_margin
+    # the best span is always quoted, and never more sentences than an answer quotes
+    from bot.offline.offline_model import MAX_QUOTES, MAX_TABLES
+
+    for c in dev:
+        picked = quoted(c, stretched, 1.0)
+        assert int(np.argmax(c.features @ stretched)) in picked and len(picked) <= MAX_QUOTES + MAX_TABLES
