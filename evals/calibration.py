@@ -41,6 +41,7 @@ each question kind's figures at the current and the chosen setting.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -504,16 +505,26 @@ SLOT_GAP_GRID: tuple[float | None, ...] = (None, 0.01, 0.02, 0.03, 0.05, 0.08, 0
 
 def subject_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
     """Every subject-check setting and value gap at the other bars of `at`."""
+    return _gated_sweep(signals, at, {"max_slot_gap": SLOT_GAP_GRID}, ("max_missing_subject", MISSING_SUBJECT_GRID),
+                        {"subject_max_share": SUBJECT_SHARE_GRID, "subject_max_headings": SUBJECT_HEADINGS_GRID,
+                         "subject_scope": SCOPES})
+
+
+def _gated_sweep(signals: Sequence[Signal], at: Bar, free: dict[str, Sequence[Any]],
+                 gate: tuple[str, Sequence[Any]], gated: dict[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """A point for every combination of the `free` settings and the `gate` setting; the `gated`
+    settings are swept only where the gate is on (not None), and stay as in `at` where it is off.
+    Later settings vary fastest."""
     columns = _Columns(signals)
+    gate_name, gate_grid = gate
     points = []
-    for gap in SLOT_GAP_GRID:
-        for missing in MISSING_SUBJECT_GRID:
-            for share in (SUBJECT_SHARE_GRID if missing is not None else (at.subject_max_share,)):
-                for headings in (SUBJECT_HEADINGS_GRID if missing is not None else (at.subject_max_headings,)):
-                    for scope in (SCOPES if missing is not None else (at.subject_scope,)):
-                        points.append(columns.point(with_subject(
-                            at, max_missing_subject=missing, subject_max_share=share, subject_max_headings=headings,
-                            max_slot_gap=gap, subject_scope=scope)))
+    for free_values in itertools.product(*free.values()):
+        for on in gate_grid:
+            grids = [grid if on is not None else (getattr(at, name),) for name, grid in gated.items()]
+            for gated_values in itertools.product(*grids):
+                points.append(columns.point(with_subject(
+                    at, **dict(zip(free, free_values, strict=True)), **{gate_name: on},
+                    **dict(zip(gated, gated_values, strict=True)))))
     return points
 
 
@@ -528,17 +539,9 @@ NEUTRAL_GRID: tuple[float | None, ...] = (None, 0.0, 0.34, 0.5, 0.67)
 
 def phrase_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
     """Every phrase-check and neutral-term setting at the other bars of `at`."""
-    columns = _Columns(signals)
-    points = []
-    for neutral in NEUTRAL_GRID:
-        for bar in PHRASE_DENSE_GRID:
-            for share in (PHRASE_SHARE_GRID if bar is not None else (at.phrase_max_share,)):
-                for scope in (PHRASE_SCOPES if bar is not None else (at.phrase_scope,)):
-                    for least in (MISSING_PHRASES_GRID if bar is not None else (at.min_missing_phrases,)):
-                        points.append(columns.point(with_subject(
-                            at, min_dense_phrase=bar, phrase_max_share=share, phrase_scope=scope,
-                            min_missing_phrases=least, max_missing_neutral=neutral)))
-    return points
+    return _gated_sweep(signals, at, {"max_missing_neutral": NEUTRAL_GRID}, ("min_dense_phrase", PHRASE_DENSE_GRID),
+                        {"phrase_max_share": PHRASE_SHARE_GRID, "phrase_scope": PHRASE_SCOPES,
+                         "min_missing_phrases": MISSING_PHRASES_GRID})
 
 
 def _same(p: dict[str, Any], chosen: dict[str, Any], keys: Sequence[str]) -> bool:
