@@ -42,6 +42,13 @@ SPLITS = ("dev", "test")
 ELSEWHERE_OVERLAP = 0.6  # a cited passage sharing this much of a gold passage's words states the same rule
 
 
+def subset_answering_collection(documents: Sequence[str]) -> str:
+    """The answering collection of a subset of ObliQA's documents (beside the retrieval eval's own)."""
+    from evals.obliqa import subset_collection
+
+    return subset_collection(documents).replace("obliqa-", f"{COLLECTION}-", 1)
+
+
 def digest(question_id: str) -> str:
     return hashlib.sha1(question_id.encode()).hexdigest()
 
@@ -292,5 +299,5 @@ def run(settings: Any, chunks: list[Any], questions: Sequence[Question], collect
     }
 
 
-__all__ = ["COLLECTION", "ROLE_PREFIX", "AnswerCase", "ObliqaAnswering", "PassageIndex", "overlap", "role_of",
+__all__ = ["COLLECTION", "subset_answering_collection", "ROLE_PREFIX", "AnswerCase", "ObliqaAnswering", "PassageIndex", "overlap", "role_of",
            "rulebook_id_of", "run", "sample", "split_of", "summarise", "with_document_roles"]

@@ -82,6 +82,10 @@ def span_row(span: Any) -> list[float]:
     return [float(span.dense), *(float(signals.get(name, 0.0)) for name in SIGNALS)]
 
 
+def _features(measured: Sequence[Any]) -> np.ndarray:
+    return np.asarray([span_row(s) for s in measured], dtype=np.float64).reshape(-1, len(COLUMNS))
+
+
 def case_of(q: GoldenQuestion, spans: Sequence[Any]) -> SpanCase:
     measured = [s for s in spans if s.dense is not None]
     right, best = [], []
@@ -91,8 +95,7 @@ def case_of(q: GoldenQuestion, spans: Sequence[Any]) -> SpanCase:
                       for e in q.expected)
         right.append(on_page)
         best.append(on_page and bool(q.must_contain) and any(must_contain_hits(span.text, q.must_contain)))
-    features = np.asarray([span_row(s) for s in measured], dtype=np.float64).reshape(-1, len(COLUMNS))
-    return SpanCase(q.id, q.corpus, q.split or "dev", features, np.asarray(right, dtype=bool),
+    return SpanCase(q.id, q.corpus, q.split or "dev", _features(measured), np.asarray(right, dtype=bool),
                     np.asarray(best, dtype=bool), [s.text[:120] for s in measured])
 
 
@@ -101,8 +104,7 @@ def obliqa_case(question_id: str, split: str, gold: frozenset[tuple[str, str]], 
     split has no reference answers, so no key facts to look for)."""
     measured = [s for s in spans if s.dense is not None]
     right = np.asarray([(s.chunk.rulebook_id, s.chunk.section_key) in gold for s in measured], dtype=bool)
-    features = np.asarray([span_row(s) for s in measured], dtype=np.float64).reshape(-1, len(COLUMNS))
-    return SpanCase(question_id, "obliqa", split, features, right, right.copy(),
+    return SpanCase(question_id, "obliqa", split, _features(measured), right, right.copy(),
                     [s.text[:120] for s in measured])
 
 

@@ -28,10 +28,7 @@ def eval_answering(
 ) -> None:
     """ObliQA through the assistant: answered share, gold passage cited, refusal with gold documents hidden."""
     from config.settings import get_settings
-    from evals.answering import COLLECTION, run, sample
-    from evals.obliqa import (
-        subset_collection,
-    )
+    from evals.answering import COLLECTION, run, sample, subset_answering_collection
     from knowledge.embedding_cache import load_cached_encoder
 
     if split not in ("dev", "test", "all"):
@@ -47,7 +44,7 @@ def eval_answering(
         model_id = load_cached_encoder(settings).model_id
         chunks, qs, chosen, everything = obliqa.subset(chunks, qs, settings.embedding_cache_path, model_id,
                                                        only_cached, documents_limit)
-        collection = subset_collection(chosen).replace("obliqa-", f"{COLLECTION}-", 1)
+        collection = subset_answering_collection(chosen)
         subset = {"documents": chosen, "of_documents": len(everything), "passages": len(chunks),
                   "selected_by": "only-cached" if only_cached else f"documents-limit {documents_limit}"}
     qs = sample(qs, split, limit)

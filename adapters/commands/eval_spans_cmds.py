@@ -118,9 +118,15 @@ async def _collect_obliqa(documents_limit: int, limit: int, err: Any) -> list[An
     from adapters.commands import obliqa_options as obliqa
     from bot.answer import User
     from config.settings import get_settings
-    from evals.answering import COLLECTION, ObliqaAnswering, role_of, sample, split_of, with_document_roles
+    from evals.answering import (
+        ObliqaAnswering,
+        role_of,
+        sample,
+        split_of,
+        subset_answering_collection,
+        with_document_roles,
+    )
     from evals.e2e_runner import ask_once
-    from evals.obliqa import subset_collection
     from evals.span_ranking import obliqa_case
     from knowledge.embedding_cache import load_cached_encoder
 
@@ -129,7 +135,7 @@ async def _collect_obliqa(documents_limit: int, limit: int, err: Any) -> list[An
     model_id = load_cached_encoder(settings).model_id
     chunks, questions, chosen, _ = obliqa.subset(chunks, questions, settings.embedding_cache_path, model_id,
                                                  False, documents_limit)
-    collection = subset_collection(chosen).replace("obliqa-", f"{COLLECTION}-", 1)
+    collection = subset_answering_collection(chosen)
     asked = [*sample(questions, "dev", limit), *sample(questions, "test", limit)]
     bench = ObliqaAnswering(settings, with_document_roles(chunks), collection).open()
     scored: list[list[Any]] = []
