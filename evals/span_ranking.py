@@ -33,6 +33,9 @@ from bot.offline.span_ranker import HAND_QUOTE_MARGIN, HAND_WEIGHTS, SIGNALS
 from evals.e2e_golden import GoldenQuestion
 from evals.e2e_guidelines import must_contain_hits
 
+BASELINE = Path(__file__).parent / "baselines" / "span_weights.json"
+RULE = ("weights, L2 strength (5-fold CV over dev questions, the strongest within one question of the best) and "
+        "quote margin (the hand weights' quoting budget) chosen on dev only; test figures printed for the record")
 COLUMNS: tuple[str, ...] = ("dense", *SIGNALS)
 STRENGTHS: tuple[float, ...] = (0.00001, 0.00003, 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 FOLDS = 5

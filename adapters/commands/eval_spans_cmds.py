@@ -12,8 +12,6 @@ import typer
 
 from adapters.commands.eval_e2e_cmds import Real2Opt, RealOpt, corpora_of
 
-BASELINE = Path("evals/baselines/span_weights.json")
-
 
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     eval_app.command("spans")(eval_spans)
@@ -42,7 +40,7 @@ def eval_spans(
     from rich.console import Console
 
     from bot.offline.span_ranker import WEIGHTS_FILE
-    from evals.span_ranking import SpanCase, calibrate, plot, weights_file
+    from evals.span_ranking import BASELINE, RULE, SpanCase, calibrate, plot, weights_file
 
     err = Console(stderr=True)
     if cases_files:
@@ -54,9 +52,9 @@ def eval_spans(
             cases += asyncio.run(_collect_obliqa(obliqa_documents, obliqa_limit, err))
     if save_cases is not None:
         save_cases.write_text(json.dumps([c.to_json() for c in cases], ensure_ascii=False), encoding="utf-8")
-    report = calibrate(cases, progress=lambda line: err.print(line))
     sources = sorted({c.corpus for c in cases})
-    report["corpora"] = sources
+    report = {"command": "rulebook " + " ".join(sys.argv[1:]), "rule": RULE,
+              **calibrate(cases, progress=lambda line: err.print(line)), "corpora": sources}
     if write:
         BASELINE.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         plot(report, BASELINE.with_suffix(".png"))
