@@ -34,7 +34,7 @@ import io
 import math
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,7 +136,6 @@ class Span:
     dense: float | None = None  # similarity with the question without its document-naming words
     dense_full: float | None = None  # similarity with the whole question
     signals: dict[str, float] = field(default_factory=dict)  # span_ranker.SIGNALS it carries
-    weights: Mapping[str, float] = field(default_factory=lambda: WEIGHTS, repr=False)
     from_section: bool = False
     position: int = 0  # order of the span in its chunk
     holds_asked_fact: bool = False  # the question asks for an amount, a time or a code, and this span has one
@@ -146,7 +145,7 @@ class Span:
     @property
     def bonus(self) -> float:
         """The clues' part of the score (everything but the similarity and the word overlap)."""
-        return weighted({k: v for k, v in self.signals.items() if k not in _MEASURED}, self.weights)
+        return weighted({k: v for k, v in self.signals.items() if k not in _MEASURED})
 
     @property
     def score(self) -> float:
@@ -154,7 +153,7 @@ class Span:
         if self.dense is None:
             return self.lexical * 0.5 + self.bonus
         gain = 0.0 if self.dense_full is None else self.dense_full - self.dense
-        return (self.dense + self.weights["lexical"] * self.lexical + self.weights["dense_gain"] * gain
+        return (self.dense + WEIGHTS["lexical"] * self.lexical + WEIGHTS["dense_gain"] * gain
                 + self.bonus)
 
     @property
@@ -620,10 +619,9 @@ class SpanScorer:
 
     def __init__(self, embed_query: Callable[[str], Sequence[float]] | None,
                  embed_passages: Callable[[list[str]], Sequence[Sequence[float]]] | None,
-                 weights: Mapping[str, float] = WEIGHTS, vocabulary: Any = None) -> None:
+                 vocabulary: Any = None) -> None:
         self.embed_query = embed_query
         self.embed_passages = embed_passages
-        self.weights = weights
         self.vocabulary = vocabulary  # subject_terms.CorpusVocabulary: term rarity for "rare_lexical"
 
     def score(self, query: str, hits: Sequence[tuple[str, ChunkPayload]], section_ids: set[str],
@@ -675,7 +673,6 @@ class SpanScorer:
                     span.signals["rare_lexical"] = sum(weight.get(t, 0.0) for t in wanted & have) / total
             numbers, ids = _facts(span.text)
             span.holds_value = holds_value(span.text, slot, unit)
-            span.weights = self.weights
             clues = span.signals
             clues["lexical"] = span.lexical
             clues["first_chunk"] = float(span.rank == 0)
