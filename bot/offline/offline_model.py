@@ -64,6 +64,7 @@ from bot.offline.cross_reference import (
 )
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
+from bot.offline.question_parts import question_parts
 from bot.offline.quote_context import with_context
 from bot.offline.span_ranker import HAND_QUOTE_MARGIN, QUOTE_MARGIN  # spans this close to the best are quoted
 from bot.offline.span_scoring import (
@@ -322,10 +323,24 @@ class OfflineRulebookModel(BaseChatModel):
         if SEARCH in self.tool_names and not searches:
             return Plan(tool=SEARCH, args={"query": query})
         reading = _reading(turn, calls)
-        if SEARCH in self.tool_names and len(searches) == 1:
+        # a question asking two things (or of two documents) is searched part by part after the whole
+        # (`bot.offline.question_parts`): one search tends to return one document's chunks only
+        parts = question_parts(question, language) if query == question else [question]
+        parts = parts if len(parts) > 1 else []
+        if SEARCH in self.tool_names:
+            asked_parts = {str(c["args"].get("query", "")) for c in searches if not c["args"].get("rulebook_ids")}
+            pending = [part for part in parts if part not in asked_parts]
+            if pending:
+                return Plan(tool=SEARCH, args={"query": pending[0]})
+        if SEARCH in self.tool_names and len(searches) == 1 + len(parts):
+            # one more search at most: a place name spelled in the other languages, else a name of the
+            # question no passage mentions searched in its own words, else the definition a span points to
             renamed = _with_place_names(query, language, reading.search_hits)
             if renamed is not None:
                 return Plan(tool=SEARCH, args={"query": renamed})
+            named = _name_search(query, language, reading.hits)
+            if named is not None:
+                return Plan(tool=SEARCH, args={"query": named})
             pointer = self._pointer_search(query, language, reading, listing=asks_for_list(question))
             if pointer is not None:
                 return Plan(tool=SEARCH, args=pointer)
@@ -334,8 +349,10 @@ class OfflineRulebookModel(BaseChatModel):
             if target is not None:
                 return Plan(tool=SECTION, args={"rulebook_id": target[0], "section_path": target[1]})
         followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
-        text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
-                            read=reading.read, followed=followed)
+        text = self.compose_parts(parts, language, turn, reading, followed) if parts else None
+        if text is None:  # one part, or a part the evidence does not cover: the question as a whole decides
+            text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
+                                read=reading.read, followed=followed)
         # a refusal: the gate's own text names the caller's catalogue (every rulebook searched)
         if (text.startswith("[not covered]") and not is_advice_request(question) and CATALOG in self.tool_names
                 and not any(c["name"] == CATALOG for c in calls)):
@@ -381,6 +398,24 @@ class OfflineRulebookModel(BaseChatModel):
         return None
 
     # -- writing -------------------------------------------------------------------------------
+    def compose_parts(self, parts: Sequence[str], language: str, turn: Sequence[BaseMessage], reading: Reading,
+                      followed: Sequence[tuple[str, str]] = ()) -> str | None:
+        """A question of several parts answered part by part: each part's spans are scored against
+        the part itself, first among the chunks its own search showed, and each part is decided as
+        a question of its own (`compose`: the same absent-name check and bars). None when a part is
+        not covered: a half answer that leaves the other part unsaid would read as complete."""
+        first_search = next((hits for args, hits in _search_results(turn) if "rulebook_ids" not in args), [])
+        texts: list[str] = []
+        for part in parts:
+            own = [hits for args, hits in _search_results(turn) if args.get("query") == part]
+            hits = _interleaved(own[0] if own else [], first_search, reading.hits)
+            text = self.compose(part, language, hits, reading.section_ids, question=part, read=reading.read,
+                                followed=followed)
+            if text.startswith("[not covered]"):
+                return None
+            texts.append(text)
+        return _joined_answers(texts, _FRAME.get(language, _FRAME["en"])[0])
+
     def compose_changes(self, language: str, hits: list[tuple[str, ChunkPayload]]) -> str:
         """The opening sentences of each changed section's new text, in reading order, cited."""
         spans = SpanScorer(None, None).score("", hits, set())
@@ -678,6 +713,77 @@ def _with_place_names(query: str, language: str, hits: Sequence[tuple[str, Chunk
             continue
         renamed = renamed.replace(name, " ".join([name, *forms]))
     return renamed if renamed != query else None
+
+
+def _search_results(turn: Sequence[BaseMessage]) -> list[tuple[dict[str, Any], list[tuple[str, ChunkPayload]]]]:
+    """Each search of this question (its arguments) with the chunks it returned, in the order made."""
+    args = {call["id"]: call["args"] for m in turn if isinstance(m, AIMessage) for call in m.tool_calls}
+    return [(args.get(m.tool_call_id, {}), _artifact_chunks(m)) for m in turn
+            if isinstance(m, ToolMessage) and m.name == SEARCH]
+
+
+def _interleaved(own: Sequence[tuple[str, ChunkPayload]], first: Sequence[tuple[str, ChunkPayload]],
+                 rest: Sequence[tuple[str, ChunkPayload]]) -> list[tuple[str, ChunkPayload]]:
+    """A part's chunks in the order its spans are scored: its own search's hits and the whole
+    question's taken in turn (the scorer measures the first few chunks by meaning, and the whole
+    question's search may hold a part's answer that the part's fewer words miss), then the rest."""
+    out: dict[str, tuple[str, ChunkPayload]] = {}
+    for index in range(max(len(own), len(first))):
+        for hits in (own, first):
+            if index < len(hits):
+                out.setdefault(hits[index][1].chunk_id, hits[index])
+    for hit in rest:
+        out.setdefault(hit[1].chunk_id, hit)
+    return list(out.values())
+
+
+def _joined_answers(texts: Sequence[str], plain_frame: str) -> str:
+    """The parts' answers as one: one frame (the one naming a source language, if a part has it),
+    then each part's quotes and tables in order, a quote or table already given left out."""
+    frames = [text.split("\n", 1)[0] for text in texts]
+    frame = next((f for f in frames if f != plain_frame), frames[0])
+    blocks: list[list[str]] = []
+    seen: set[str] = set()
+    for text in texts:
+        for block in text.split("\n", 1)[1].strip("\n").split("\n\n") if "\n" in text else []:
+            lines = block.split("\n")
+            if lines[0].startswith("- "):  # quotes: each line on its own
+                lines = [line for line in lines if line not in seen]
+                seen.update(lines)
+            elif block in seen:  # a table (caption and rows): as a whole
+                lines = []
+            else:
+                seen.add(block)
+            if lines:
+                blocks.append(lines)
+    return "\n\n".join([frame, *("\n".join(lines) for lines in blocks)])
+
+
+_NAME_WINDOW = 2  # words either side of a name that phrase the search for it (the name weighs more there)
+
+
+def _name_search(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> str | None:
+    """The question's names and identifiers that no chunk shown mentions (as `compose` checks them,
+    a place name written in another language counting as mentioned), with the words around each in
+    the question: a search in those words finds the document that holds the name, which a search
+    for the whole question can miss when the rest of it matches another document ("the ABN AMRO
+    addendum" among QR-bill chunks). None when every name is mentioned; a name the corpus truly
+    lacks stays absent after this search, and `compose` refuses."""
+    claims = extract_claims(query, language)
+    titles = " ".join(f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits)
+    folded = fold_accents(" ".join([titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])).casefold()
+    absent = [term for term in dict.fromkeys([*claims.names, *claims.identifiers])
+              if not mentioned(term, folded, query)
+              and not (term in claims.names and rendering_in(term, folded) is not None)]
+    if not absent:
+        return None
+    words = query.split()
+    keep: set[int] = set()
+    for index, word in enumerate(words):
+        if any(term in word for term in absent):
+            keep.update(range(max(0, index - _NAME_WINDOW), min(len(words), index + _NAME_WINDOW + 1)))
+    phrased = " ".join(words[i] for i in sorted(keep))
+    return phrased if phrased and phrased != query else None
 
 
 def _in_section(chunk: ChunkPayload, section: str) -> bool:
