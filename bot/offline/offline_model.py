@@ -353,6 +353,19 @@ class OfflineRulebookModel(BaseChatModel):
         if text is None:  # one part, or a part the evidence does not cover: the question as a whole decides
             text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
                                 read=reading.read, followed=followed)
+        searched = _searched_names(query, language, turn, 1 + len(parts))
+        if searched and not text.startswith("[not covered]"):
+            # a name found only by its own search is covered when the answer quotes a passage that
+            # names it: "Instant payments, if introduced, …" beside quotes about other transfers
+            # leaves "Aurora Instant Credit Transfer" unanswered
+            cited = fold_accents(" ".join(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}"
+                                          for c in _cited_chunks(text, reading.hits))).casefold()
+            missing = [term for term in searched if not mentioned(term, cited, query)
+                       and rendering_in(term, cited) is None]
+            if missing:
+                self._observe(Decision(query, len(reading.hits), missing, None, 0.0, False))
+                refusal, detail = _REFUSAL.get(language, _REFUSAL["en"])
+                text = refusal + detail.format(terms=", ".join(missing))
         # a refusal: the gate's own text names the caller's catalogue (every rulebook searched)
         if (text.startswith("[not covered]") and not is_advice_request(question) and CATALOG in self.tool_names
                 and not any(c["name"] == CATALOG for c in calls)):
@@ -762,19 +775,24 @@ def _joined_answers(texts: Sequence[str], plain_frame: str) -> str:
 _NAME_WINDOW = 2  # words either side of a name that phrase the search for it (the name weighs more there)
 
 
-def _name_search(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> str | None:
-    """The question's names and identifiers that no chunk shown mentions (as `compose` checks them,
-    a place name written in another language counting as mentioned), with the words around each in
-    the question: a search in those words finds the document that holds the name, which a search
-    for the whole question can miss when the rest of it matches another document ("the ABN AMRO
-    addendum" among QR-bill chunks). None when every name is mentioned; a name the corpus truly
-    lacks stays absent after this search, and `compose` refuses."""
+def _unmentioned(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[str]:
+    """The question's names and identifiers that no chunk shown mentions, as `compose` checks them (a
+    rulebook's title counts, and a place name written in another language counts as mentioned)."""
     claims = extract_claims(query, language)
     titles = " ".join(f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits)
     folded = fold_accents(" ".join([titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])).casefold()
-    absent = [term for term in dict.fromkeys([*claims.names, *claims.identifiers])
-              if not mentioned(term, folded, query)
-              and not (term in claims.names and rendering_in(term, folded) is not None)]
+    return [term for term in dict.fromkeys([*claims.names, *claims.identifiers])
+            if not mentioned(term, folded, query)
+            and not (term in claims.names and rendering_in(term, folded) is not None)]
+
+
+def _name_search(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> str | None:
+    """The words around each name or identifier of the question that no chunk shown mentions: a
+    search in those words finds the document that holds the name, which a search for the whole
+    question can miss when the rest of it matches another document ("the ABN AMRO addendum" among
+    QR-bill chunks). None when every name is mentioned; a name the corpus lacks stays absent after
+    this search, and `compose` refuses."""
+    absent = _unmentioned(query, language, hits)
     if not absent:
         return None
     words = query.split()
@@ -784,6 +802,22 @@ def _name_search(query: str, language: str, hits: Sequence[tuple[str, ChunkPaylo
             keep.update(range(max(0, index - _NAME_WINDOW), min(len(words), index + _NAME_WINDOW + 1)))
     phrased = " ".join(words[i] for i in sorted(keep))
     return phrased if phrased and phrased != query else None
+
+
+def _searched_names(query: str, language: str, turn: Sequence[BaseMessage], before: int) -> list[str]:
+    """The names a name search (`_name_search`, made after the first `before` searches) looked for."""
+    results = _search_results(turn)
+    if len(results) <= before:
+        return []
+    shown = [hit for _, hits in results[:before] for hit in hits]
+    named = _name_search(query, language, shown)
+    return _unmentioned(query, language, shown) if named is not None and results[before][0].get("query") == named \
+        else []
+
+
+def _cited_chunks(text: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[ChunkPayload]:
+    handles = set(re.findall(r"\[([A-Z]+\d+)\]", text))
+    return [chunk for handle, chunk in hits if handle in handles]
 
 
 def _in_section(chunk: ChunkPayload, section: str) -> bool:

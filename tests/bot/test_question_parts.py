@@ -159,3 +159,14 @@ def test_plan_counts_a_part_search_once(knowledge):
     assert asked[:3] == [question, "When does a direct debit mandate expire?",
                          "What is the filing fee for an arbitration case?"]
     assert len(asked) == len(set(asked)) <= 4
+
+
+async def test_a_name_its_own_search_finds_only_in_passing_is_still_refused(make_service, recorded):
+    """PS-08 says in passing that "Instant payments, if introduced, will carry their own fee": found by
+    the name's own search, it does not make quotes about other credit transfers an answer."""
+    model, calls, _ = recorded
+    question = "Which reason code signals a timeout at the beneficiary PSP for an Aurora Instant Credit Transfer?"
+    answer = final_of(await collect(make_service(model=model), question)).answer
+    searched = [args["query"] for args in _searches(calls)]
+    assert len(searched) == 2 and "Instant" in searched[1], searched
+    assert answer.outcome == "refused", answer.text
