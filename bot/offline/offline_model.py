@@ -355,13 +355,12 @@ class OfflineRulebookModel(BaseChatModel):
                                 read=reading.read, followed=followed)
         searched = _searched_names(query, language, turn, 1 + len(parts))
         if searched and not text.startswith("[not covered]"):
-            # a name found only by its own search is covered when the answer quotes a passage that
-            # names it: "Instant payments, if introduced, …" beside quotes about other transfers
-            # leaves "Aurora Instant Credit Transfer" unanswered
-            cited = fold_accents(" ".join(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}"
-                                          for c in _cited_chunks(text, reading.hits))).casefold()
-            missing = [term for term in searched if not mentioned(term, cited, query)
-                       and rendering_in(term, cited) is None]
+            # a name found only by its own search is covered when the answer quotes the document that
+            # names it ("the entry costs of the SOLEDVSP certificate" from its KID's cost table), not
+            # when one passage elsewhere says it in passing ("Instant payments, if introduced, …" in a fee
+            # schedule, beside quotes about other credit transfers)
+            quoted = {c.rulebook_id for c in _cited_chunks(text, reading.hits)}
+            missing = [term for term in searched if not quoted & _naming_rulebooks(term, query, reading.hits)]
             if missing:
                 self._observe(Decision(query, len(reading.hits), missing, None, 0.0, False))
                 refusal, detail = _REFUSAL.get(language, _REFUSAL["en"])
@@ -813,6 +812,16 @@ def _searched_names(query: str, language: str, turn: Sequence[BaseMessage], befo
     named = _name_search(query, language, shown)
     return _unmentioned(query, language, shown) if named is not None and results[before][0].get("query") == named \
         else []
+
+
+def _naming_rulebooks(term: str, query: str, hits: Sequence[tuple[str, ChunkPayload]]) -> set[str]:
+    """The rulebooks of the chunks shown that mention `term` (title included)."""
+    out: set[str] = set()
+    for _, c in hits:
+        folded = fold_accents(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}").casefold()
+        if mentioned(term, folded, query) or rendering_in(term, folded) is not None:
+            out.add(c.rulebook_id)
+    return out
 
 
 def _cited_chunks(text: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[ChunkPayload]:
