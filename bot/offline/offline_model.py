@@ -349,10 +349,18 @@ class OfflineRulebookModel(BaseChatModel):
             if target is not None:
                 return Plan(tool=SECTION, args={"rulebook_id": target[0], "section_path": target[1]})
         followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
-        text = self.compose_parts(parts, language, turn, reading, followed) if parts else None
-        if text is None:  # one part, or a part the evidence does not cover: the question as a whole decides
+        plain_frame = _FRAME.get(language, _FRAME["en"])[0]
+        answered = self.compose_parts(parts, language, turn, reading, followed)
+        if parts and all(answered):
+            text = _joined_answers([t for t in answered if t], plain_frame)
+        else:
+            # one part, or a part the evidence does not cover on its own: the question as a whole decides
+            # (a half answer that leaves a part unsaid would read as complete), and the parts that are
+            # covered add their own quotes to its answer
             text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
                                 read=reading.read, followed=followed)
+            if not text.startswith("[not covered]") and any(answered):
+                text = _joined_answers([text, *(t for t in answered if t)], plain_frame)
         searched = _searched_names(query, language, turn, 1 + len(parts))
         if searched and not text.startswith("[not covered]"):
             # a name found only by its own search is covered when the answer quotes the document that
@@ -411,22 +419,19 @@ class OfflineRulebookModel(BaseChatModel):
 
     # -- writing -------------------------------------------------------------------------------
     def compose_parts(self, parts: Sequence[str], language: str, turn: Sequence[BaseMessage], reading: Reading,
-                      followed: Sequence[tuple[str, str]] = ()) -> str | None:
-        """A question of several parts answered part by part: each part's spans are scored against
-        the part itself, first among the chunks its own search showed, and each part is decided as
-        a question of its own (`compose`: the same absent-name check and bars). None when a part is
-        not covered: a half answer that leaves the other part unsaid would read as complete."""
+                      followed: Sequence[tuple[str, str]] = ()) -> list[str | None]:
+        """Each part of a question answered as a question of its own (None: refused): its spans are
+        scored against the part itself, first among the chunks its own search showed, and it is
+        decided by `compose` (the same absent-name check and bars)."""
         first_search = next((hits for args, hits in _search_results(turn) if "rulebook_ids" not in args), [])
-        texts: list[str] = []
+        texts: list[str | None] = []
         for part in parts:
             own = [hits for args, hits in _search_results(turn) if args.get("query") == part]
             hits = _interleaved(own[0] if own else [], first_search, reading.hits)
             text = self.compose(part, language, hits, reading.section_ids, question=part, read=reading.read,
                                 followed=followed)
-            if text.startswith("[not covered]"):
-                return None
-            texts.append(text)
-        return _joined_answers(texts, _FRAME.get(language, _FRAME["en"])[0])
+            texts.append(None if text.startswith("[not covered]") else text)
+        return texts
 
     def compose_changes(self, language: str, hits: list[tuple[str, ChunkPayload]]) -> str:
         """The opening sentences of each changed section's new text, in reading order, cited."""
