@@ -170,3 +170,48 @@ async def test_a_name_its_own_search_finds_only_in_passing_is_still_refused(make
     searched = [args["query"] for args in _searches(calls)]
     assert len(searched) == 2 and "Instant" in searched[1], searched
     assert answer.outcome == "refused", answer.text
+
+
+def _chunk(chunk_id: str, rulebook_id: str, text: str):
+    from knowledge.payload import ChunkPayload
+
+    return ChunkPayload(chunk_id=chunk_id, rulebook_id=rulebook_id, rulebook_title=f"{rulebook_id} rulebook",
+                        page_start=1, page_end=1, section_path=["1"], section_key="1", section_title="Rules",
+                        chunk_index=int(chunk_id.rsplit(":", 1)[1]), text=text, tables_csv=[], content_hash=chunk_id)
+
+
+def _answer_with(shown: dict[str, list]) -> tuple[list[str], str]:
+    """The plan of a model without an encoder, each search returning the chunks `shown` lists for
+    its query (by first word match), until it answers: (queries searched, answer text)."""
+    from langchain_core.messages import HumanMessage, ToolMessage
+
+    model = OfflineRulebookModel(encoder=None).model_copy(update={"tool_names": ("search_rulebooks",)})
+    question = "How fast must the beneficiary PSP credit a Zephyr transfer?"
+    messages: list = [HumanMessage(question)]
+    asked: list[str] = []
+    handles: dict[str, str] = {}
+    for step in range(5):
+        plan = model.plan(messages)
+        if not plan.tool:
+            return asked, plan.text
+        query = plan.args["query"]
+        asked.append(query)
+        chunks = shown["name"] if len(asked) > 1 else shown["first"]
+        artifact = [{"handle": handles.setdefault(c.chunk_id, f"S{len(handles) + 1}"), **c.model_dump(mode="json")}
+                    for c in chunks]
+        call_id = f"c{step}"
+        messages += [AIMessage("", tool_calls=[{"name": plan.tool, "args": plan.args, "id": call_id}]),
+                     ToolMessage("results", tool_call_id=call_id, name=plan.tool, artifact=artifact)]
+    raise AssertionError("no answer")
+
+
+def test_a_name_found_by_its_own_search_counts_when_the_answer_quotes_its_document():
+    rule = _chunk("PS-20:0", "PS-20", "The beneficiary PSP must credit the transfer within ten seconds of receipt.")
+    named = _chunk("PS-20:1", "PS-20", "This rulebook sets the rules of the Zephyr transfer scheme.")
+    asked, text = _answer_with({"first": [rule], "name": [named, rule]})
+    assert len(asked) == 2 and "Zephyr" in asked[1]
+    assert not text.startswith("[not covered]") and "ten seconds" in text, text
+    # the same quote, but only another document names Zephyr (in passing): still not covered
+    elsewhere = _chunk("PS-21:0", "PS-21", "Zephyr transfers, if introduced, will carry their own fee.")
+    asked, text = _answer_with({"first": [rule], "name": [elsewhere, rule]})
+    assert text.startswith("[not covered]") and "Zephyr" in text, text
