@@ -359,16 +359,17 @@ class OfflineRulebookModel(BaseChatModel):
         followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
         plain_frame = _FRAME.get(language, _FRAME["en"])[0]
         answered = self.compose_parts(parts, language, turn, reading, followed)
+        # the question as a whole is composed last (also when every part is answered) so that an eval's
+        # observer records the whole question's decision last: evals keep the last one per question
+        text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
+                            read=reading.read, followed=followed)
         if parts and all(answered):
             text = _joined_answers([t for t in answered if t], plain_frame)
-        else:
-            # one part, or a part the evidence does not cover on its own: the question as a whole decides
-            # (a half answer that leaves a part unsaid would read as complete), and the parts that are
-            # covered add their own quotes to its answer
-            text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
-                                read=reading.read, followed=followed)
-            if not text.startswith("[not covered]") and any(answered):
-                text = _joined_answers([text, *(t for t in answered if t)], plain_frame)
+        elif not text.startswith("[not covered]") and any(answered):
+            # a part the evidence does not cover on its own: the question as a whole decides (a half
+            # answer that leaves a part unsaid would read as complete), and the parts that are covered
+            # add their own quotes to its answer
+            text = _joined_answers([text, *(t for t in answered if t)], plain_frame)
         searched = _searched_names(query, language, turn, 1 + len(parts))
         if searched and not text.startswith("[not covered]"):
             # a name found only by its own search is covered when the answer quotes the document that
