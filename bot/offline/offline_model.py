@@ -5,7 +5,10 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
 0. a request for advice ("Should I invest…", "devrais-je conseiller…") is refused at once with a
    plain line that it gives no advice (`bot.offline.advice_request`): no search, nothing quoted;
 1. no search yet for this question → call `search_rulebooks` (a follow-up such as "and for
-   cross-border?" is searched together with the previous question);
+   cross-border?" is searched together with the previous question); a question that asks two
+   things or of two documents ("…, and how long is the IBAN on a QR-bill?") is then searched part
+   by part (`bot.offline.question_parts`), and a name or identifier of the question that no chunk
+   shown mentions ("the ABN AMRO addendum" among QR-bill chunks) is searched once in its own words;
 2. read a whole section with `retrieve_rulebook_sections` (at most two per question) when
    - the question names one ("Summarise section 2.2 …"),
    - or the top hits gather in one section (two of the top three),
@@ -17,8 +20,10 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    differs); a table answers as a markdown table copied cell for cell; a question about a whole
    section gets that section's opening sentences in order; a followed cross-reference adds the
    best span of the section it points to; a yes/no question's best sentence brings the permissions
-   and prohibitions next to it (`bot.offline.quote_context`). Nothing is paraphrased, so the
-   citation gate's lexical check applies exactly.
+   and prohibitions next to it (`bot.offline.quote_context`); a question of several parts is answered
+   part by part (each part's spans scored against the part, each part decided as a question of its
+   own) when every part is covered, else as a whole, the covered parts adding their quotes. Nothing
+   is paraphrased, so the citation gate's lexical check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
 question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
 passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.exonyms`) — or no passage
@@ -27,7 +32,8 @@ encoder is available — which also carries French questions to Dutch sources �
 overlap), or when the evidence does not cover the question (`covers`): it asks for an amount of
 money, a duration or a count (`bot.offline.asked_value`) and no span holding a value of that kind
 is close enough, so the passages on its topic do not state the fee, timeout or maximum asked for.
-A version ("version 7.0") or a quoted title that no passage holds is absent like a name. It
+A version ("version 7.0") or a quoted title that no passage holds is absent like a name; a name that
+only its own search found must be in a document the answer quotes. It
 streams its reply word by word (`_astream`).
 """
 
