@@ -5,7 +5,10 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
 0. a request for advice ("Should I invest…", "devrais-je conseiller…") is refused at once with a
    plain line that it gives no advice (`bot.offline.advice_request`): no search, nothing quoted;
 1. no search yet for this question → call `search_rulebooks` (a follow-up such as "and for
-   cross-border?" is searched together with the previous question);
+   cross-border?" is searched together with the previous question); a question that asks two
+   things or of two documents ("…, and how long is the IBAN on a QR-bill?") is then searched part
+   by part (`bot.offline.question_parts`), and a name or identifier of the question that no chunk
+   shown mentions ("the ABN AMRO addendum" among QR-bill chunks) is searched once in its own words;
 2. read a whole section with `retrieve_rulebook_sections` (at most two per question) when
    - the question names one ("Summarise section 2.2 …"),
    - or the top hits gather in one section (two of the top three),
@@ -17,8 +20,10 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    differs); a table answers as a markdown table copied cell for cell; a question about a whole
    section gets that section's opening sentences in order; a followed cross-reference adds the
    best span of the section it points to; a yes/no question's best sentence brings the permissions
-   and prohibitions next to it (`bot.offline.quote_context`). Nothing is paraphrased, so the
-   citation gate's lexical check applies exactly.
+   and prohibitions next to it (`bot.offline.quote_context`); a question of several parts is answered
+   part by part (each part's spans scored against the part, each part decided as a question of its
+   own) when every part is covered, else as a whole, the covered parts adding their quotes. Nothing
+   is paraphrased, so the citation gate's lexical check applies exactly.
 It refuses ("[not covered]") when nothing relevant came back: a name or identifier of the
 question (e.g. "Visa") that appears in none of the passages — unless it is a place name that a
 passage writes in its own language ("Pays-Bas" / "Nederland", `bot.offline.exonyms`) — or no passage
@@ -27,7 +32,8 @@ encoder is available — which also carries French questions to Dutch sources �
 overlap), or when the evidence does not cover the question (`covers`): it asks for an amount of
 money, a duration or a count (`bot.offline.asked_value`) and no span holding a value of that kind
 is close enough, so the passages on its topic do not state the fee, timeout or maximum asked for.
-A version ("version 7.0") or a quoted title that no passage holds is absent like a name. It
+A version ("version 7.0") or a quoted title that no passage holds is absent like a name; a name that
+only its own search found must be in a document the answer quotes. It
 streams its reply word by word (`_astream`).
 """
 
@@ -64,6 +70,7 @@ from bot.offline.cross_reference import (
 )
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
+from bot.offline.question_parts import question_parts
 from bot.offline.quote_context import with_context
 from bot.offline.span_ranker import HAND_QUOTE_MARGIN, QUOTE_MARGIN  # spans this close to the best are quoted
 from bot.offline.span_scoring import (
@@ -330,10 +337,24 @@ class OfflineRulebookModel(BaseChatModel):
         if SEARCH in self.tool_names and not searches:
             return Plan(tool=SEARCH, args={"query": query})
         reading = _reading(turn, calls)
-        if SEARCH in self.tool_names and len(searches) == 1:
+        # a question asking two things (or of two documents) is searched part by part after the whole
+        # (`bot.offline.question_parts`): one search tends to return one document's chunks only
+        parts = question_parts(question, language) if query == question else [question]
+        parts = parts if len(parts) > 1 else []
+        if SEARCH in self.tool_names:
+            asked_parts = {str(c["args"].get("query", "")) for c in searches if not c["args"].get("rulebook_ids")}
+            pending = [part for part in parts if part not in asked_parts]
+            if pending:
+                return Plan(tool=SEARCH, args={"query": pending[0]})
+        if SEARCH in self.tool_names and len(searches) == 1 + len(parts):
+            # one more search at most: a place name spelled in the other languages, else a name of the
+            # question no passage mentions searched in its own words, else the definition a span points to
             renamed = _with_place_names(query, language, reading.search_hits)
             if renamed is not None:
                 return Plan(tool=SEARCH, args={"query": renamed})
+            named = _name_search(query, language, reading.hits)
+            if named is not None:
+                return Plan(tool=SEARCH, args={"query": named})
             pointer = self._pointer_search(query, language, reading, listing=asks_for_list(question))
             if pointer is not None:
                 return Plan(tool=SEARCH, args=pointer)
@@ -342,8 +363,31 @@ class OfflineRulebookModel(BaseChatModel):
             if target is not None:
                 return Plan(tool=SECTION, args={"rulebook_id": target[0], "section_path": target[1]})
         followed = [(rb, sec) for rb, sec in reading.read if not _holds_section(reading.search_hits, rb, sec)]
+        plain_frame = _FRAME.get(language, _FRAME["en"])[0]
+        answered = self.compose_parts(parts, language, turn, reading, followed)
+        # the question as a whole is composed last (also when every part is answered) so that an eval's
+        # observer records the whole question's decision last: evals keep the last one per question
         text = self.compose(query, language, reading.hits, reading.section_ids, question=question,
                             read=reading.read, followed=followed)
+        if parts and all(answered):
+            text = _joined_answers([t for t in answered if t], plain_frame)
+        elif not text.startswith("[not covered]") and any(answered):
+            # a part the evidence does not cover on its own: the question as a whole decides (a half
+            # answer that leaves a part unsaid would read as complete), and the parts that are covered
+            # add their own quotes to its answer
+            text = _joined_answers([text, *(t for t in answered if t)], plain_frame)
+        searched = _searched_names(query, language, turn, 1 + len(parts))
+        if searched and not text.startswith("[not covered]"):
+            # a name found only by its own search is covered when the answer quotes the document that
+            # names it ("the entry costs of the SOLEDVSP certificate" from its KID's cost table), not
+            # when one passage elsewhere says it in passing ("Instant payments, if introduced, …" in a fee
+            # schedule, beside quotes about other credit transfers)
+            quoted = {c.rulebook_id for c in _cited_chunks(text, reading.hits)}
+            missing = [term for term in searched if not quoted & _naming_rulebooks(term, query, reading.hits)]
+            if missing:
+                self._observe(Decision(query, len(reading.hits), missing, None, 0.0, False))
+                refusal, detail = _REFUSAL.get(language, _REFUSAL["en"])
+                text = refusal + detail.format(terms=", ".join(missing))
         # a refusal: the gate's own text names the caller's catalogue (every rulebook searched)
         if (text.startswith("[not covered]") and not is_advice_request(question) and CATALOG in self.tool_names
                 and not any(c["name"] == CATALOG for c in calls)):
@@ -389,6 +433,21 @@ class OfflineRulebookModel(BaseChatModel):
         return None
 
     # -- writing -------------------------------------------------------------------------------
+    def compose_parts(self, parts: Sequence[str], language: str, turn: Sequence[BaseMessage], reading: Reading,
+                      followed: Sequence[tuple[str, str]] = ()) -> list[str | None]:
+        """Each part of a question answered as a question of its own (None: refused): its spans are
+        scored against the part itself, first among the chunks its own search showed, and it is
+        decided by `compose` (the same absent-name check and bars)."""
+        first_search = next((hits for args, hits in _search_results(turn) if "rulebook_ids" not in args), [])
+        texts: list[str | None] = []
+        for part in parts:
+            own = [hits for args, hits in _search_results(turn) if args.get("query") == part]
+            hits = _interleaved(own[0] if own else [], first_search, reading.hits)
+            text = self.compose(part, language, hits, reading.section_ids, question=part, read=reading.read,
+                                followed=followed)
+            texts.append(None if text.startswith("[not covered]") else text)
+        return texts
+
     def compose_changes(self, language: str, hits: list[tuple[str, ChunkPayload]]) -> str:
         """The opening sentences of each changed section's new text, in reading order, cited."""
         spans = SpanScorer(None, None).score("", hits, set())
@@ -693,6 +752,108 @@ def _with_place_names(query: str, language: str, hits: Sequence[tuple[str, Chunk
             continue
         renamed = renamed.replace(name, " ".join([name, *forms]))
     return renamed if renamed != query else None
+
+
+def _search_results(turn: Sequence[BaseMessage]) -> list[tuple[dict[str, Any], list[tuple[str, ChunkPayload]]]]:
+    """Each search of this question (its arguments) with the chunks it returned, in the order made."""
+    args = {call["id"]: call["args"] for m in turn if isinstance(m, AIMessage) for call in m.tool_calls}
+    return [(args.get(m.tool_call_id, {}), _artifact_chunks(m)) for m in turn
+            if isinstance(m, ToolMessage) and m.name == SEARCH]
+
+
+def _interleaved(own: Sequence[tuple[str, ChunkPayload]], first: Sequence[tuple[str, ChunkPayload]],
+                 rest: Sequence[tuple[str, ChunkPayload]]) -> list[tuple[str, ChunkPayload]]:
+    """A part's chunks in the order its spans are scored: its own search's hits and the whole
+    question's taken in turn (the scorer measures the first few chunks by meaning, and the whole
+    question's search may hold a part's answer that the part's fewer words miss), then the rest."""
+    out: dict[str, tuple[str, ChunkPayload]] = {}
+    for index in range(max(len(own), len(first))):
+        for hits in (own, first):
+            if index < len(hits):
+                out.setdefault(hits[index][1].chunk_id, hits[index])
+    for hit in rest:
+        out.setdefault(hit[1].chunk_id, hit)
+    return list(out.values())
+
+
+def _joined_answers(texts: Sequence[str], plain_frame: str) -> str:
+    """The parts' answers as one: one frame (the one naming a source language, if a part has it),
+    then each part's quotes and tables in order, a quote or table already given left out."""
+    frames = [text.split("\n", 1)[0] for text in texts]
+    frame = next((f for f in frames if f != plain_frame), frames[0])
+    blocks: list[list[str]] = []
+    seen: set[str] = set()
+    for text in texts:
+        for block in text.split("\n", 1)[1].strip("\n").split("\n\n") if "\n" in text else []:
+            lines = block.split("\n")
+            if lines[0].startswith("- "):  # quotes: each line on its own
+                lines = [line for line in lines if line not in seen]
+                seen.update(lines)
+            elif block in seen:  # a table (caption and rows): as a whole
+                lines = []
+            else:
+                seen.add(block)
+            if lines:
+                blocks.append(lines)
+    return "\n\n".join([frame, *("\n".join(lines) for lines in blocks)])
+
+
+_NAME_WINDOW = 2  # words either side of a name that phrase the search for it (the name weighs more there)
+
+
+def _unmentioned(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[str]:
+    """The question's names and identifiers that no chunk shown mentions, as `compose` checks them (a
+    rulebook's title counts, and a place name written in another language counts as mentioned)."""
+    claims = extract_claims(query, language)
+    titles = " ".join(f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits)
+    folded = fold_accents(" ".join([titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])).casefold()
+    return [term for term in dict.fromkeys([*claims.names, *claims.identifiers])
+            if not mentioned(term, folded, query)
+            and not (term in claims.names and rendering_in(term, folded) is not None)]
+
+
+def _name_search(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> str | None:
+    """The words around each name or identifier of the question that no chunk shown mentions: a
+    search in those words finds the document that holds the name, which a search for the whole
+    question can miss when the rest of it matches another document ("the ABN AMRO addendum" among
+    QR-bill chunks). None when every name is mentioned; a name the corpus lacks stays absent after
+    this search, and `compose` refuses."""
+    absent = _unmentioned(query, language, hits)
+    if not absent:
+        return None
+    words = query.split()
+    keep: set[int] = set()
+    for index, word in enumerate(words):
+        if any(term in word for term in absent):
+            keep.update(range(max(0, index - _NAME_WINDOW), min(len(words), index + _NAME_WINDOW + 1)))
+    phrased = " ".join(words[i] for i in sorted(keep))
+    return phrased if phrased and phrased != query else None
+
+
+def _searched_names(query: str, language: str, turn: Sequence[BaseMessage], before: int) -> list[str]:
+    """The names a name search (`_name_search`, made after the first `before` searches) looked for."""
+    results = _search_results(turn)
+    if len(results) <= before:
+        return []
+    shown = [hit for _, hits in results[:before] for hit in hits]
+    named = _name_search(query, language, shown)
+    return _unmentioned(query, language, shown) if named is not None and results[before][0].get("query") == named \
+        else []
+
+
+def _naming_rulebooks(term: str, query: str, hits: Sequence[tuple[str, ChunkPayload]]) -> set[str]:
+    """The rulebooks of the chunks shown that mention `term` (title included)."""
+    out: set[str] = set()
+    for _, c in hits:
+        folded = fold_accents(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}").casefold()
+        if mentioned(term, folded, query) or rendering_in(term, folded) is not None:
+            out.add(c.rulebook_id)
+    return out
+
+
+def _cited_chunks(text: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[ChunkPayload]:
+    handles = set(re.findall(r"\[([A-Z]+\d+)\]", text))
+    return [chunk for handle, chunk in hits if handle in handles]
 
 
 def _in_section(chunk: ChunkPayload, section: str) -> bool:
