@@ -119,6 +119,7 @@ MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in or
 MAX_LIST_ROWS = 20
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
+MAX_CONDITIONS = 3  # condition sentences quoted after a number or record, as one run of alternatives
 MAX_SECTION_READS = 2
 # the best span of a followed cross-reference (or holding the fact asked for, or pointing to the quote) is
 # quoted when this close: 0.1 at the hand weights' spread of scores, scaled as the fitted quote margin is
@@ -468,7 +469,8 @@ class OfflineRulebookModel(BaseChatModel):
             if in_order:
                 return self._write(language, in_order, [], spans)
         best = spans[0]
-        chosen = [s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN][:MAX_QUOTES]
+        chosen = _distinct_texts([s for s in spans if s.table is None
+                                  and s.score >= best.score - QUOTE_MARGIN])[:MAX_QUOTES]
         rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
         pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
         for target in _followed(spans, pointed):
@@ -485,7 +487,14 @@ class OfflineRulebookModel(BaseChatModel):
                 replaced.append(target)
         chosen = replaced
         listing = asks_for_list(question)
-        if listing and chosen and best.table is None:
+        named_list = _named_list(question, language, spans) if listing and best.table is None else None
+        if named_list is not None:
+            # "list all the codes in X": X's definition and code list, shown by a tool, are the answer
+            definition, table = named_list
+            chosen = [definition, *(s for s in chosen if s is not definition)][:MAX_QUOTES - 1]
+            if table not in rows:
+                rows.insert(0, table)
+        elif listing and chosen and best.table is None:
             # "list all …": a list laid out as a table right after the best sentence is the list, or
             # the code list of the type the best sentence names ('Datatype: "X" on page N')
             table = _table_after(chosen[0], spans)
@@ -572,12 +581,14 @@ class OfflineRulebookModel(BaseChatModel):
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
                table_first: bool = False, listing: bool = False) -> str:
         tables = _distinct_tables(rows)[:MAX_TABLES]
+        # the row keyed by what the question names answers it: shown before sentences that only mention it
+        table_first = table_first or (any(r.defining for r in rows) and not any(s.defining for s in chosen))
         quoted = [*chosen, *tables]
         source_languages = list(dict.fromkeys(s.chunk.language[:2] for s in quoted))
         frames = _FRAME.get(language, _FRAME["en"])
         other = [lang for lang in source_languages if lang != language]
         frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
-        prose = [f"- {_cited(span.text, span.handle)}" for span in chosen]
+        prose = [f"- {_cited(span.text, span.handle)}" for span in _distinct_texts(chosen)]
         rendered = [self._table(best, spans, language, listing) for best in tables]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
         lines = [frame]
@@ -737,9 +748,20 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
         elif after is not None and after not in out and after not in chosen and is_condition(after.text) \
                 and (span.holds_asked_fact or re.search(r"\d", span.text)):
             out.append(after)
+            # conditions come as alternatives ("When true, …" / "When false, …", "If … / Unless …"): the
+            # one the question asks about may be the second, so the run of conditions is quoted whole
+            position = key[1] + 2
+            while (item := prose_spans.get((key[0], position))) is not None and is_condition(item.text) \
+                    and position - key[1] <= MAX_CONDITIONS:
+                if item not in out and item not in chosen:
+                    out.append(item)
+                position += 1
     return out
 
 
+# a type's name as a question writes it ("CaseStatus2Code", "ExternalStatusReason1Code"): capitalised
+# parts run together, digits allowed
+_ELEMENT_WORD = re.compile(r"(?<![\w<])[A-Z][a-z]+(?:[A-Z0-9][a-z0-9]*)+(?![\w>])")
 MAX_TABLE_GAP = 300  # characters between a sentence and the table it introduces
 _NUMBERED_HEADING = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+[A-Z]")
 
@@ -770,17 +792,40 @@ def _pointed_definition(span: Span, spans: Sequence[Span], pointer_only: bool = 
     if span.table is not None or (pointer_only and not _is_pointer(span)):
         return None
     for ref in type_references(span.text):
-        heading = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+" + re.escape(ref.name) + r"(?![\w])")
-        for candidate in spans:
-            if candidate.table is not None or candidate.chunk.rulebook_id != span.chunk.rulebook_id:
-                continue
-            m = heading.search(_flat(candidate.chunk.text))
-            if m is None:
-                continue
-            after = sorted((o, s.position, s) for s in spans if s.chunk.chunk_id == candidate.chunk.chunk_id
-                           and s.table is None and (o := _offset(s)) >= m.start())
-            if after and not _is_pointer(after[0][2]):
-                return after[0][2]
+        found = _definition_under(ref.name, spans, span.chunk.rulebook_id)
+        if found is not None:
+            return found
+    return None
+
+
+def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str | None = None) -> Span | None:
+    """The first sentence under a numbered heading naming `name` ("19.2.3.6 CaseStatus2Code"), in a
+    chunk a tool showed (of `rulebook_id` when given); None when no chunk shown holds that heading."""
+    heading = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+" + re.escape(name) + r"(?![\w])")
+    for candidate in spans:
+        if candidate.table is not None or (rulebook_id is not None and candidate.chunk.rulebook_id != rulebook_id):
+            continue
+        m = heading.search(_flat(candidate.chunk.text))
+        if m is None:
+            continue
+        after = sorted((o, s.position, s) for s in spans if s.chunk.chunk_id == candidate.chunk.chunk_id
+                       and s.table is None and (o := _offset(s)) >= m.start())
+        if after and not _is_pointer(after[0][2]):
+            return after[0][2]
+    return None
+
+
+def _named_list(question: str, language: str, spans: Sequence[Span]) -> tuple[Span, Span] | None:
+    """For "What are all the codes in CaseStatus2Code?": the definition under the heading of a type
+    the question names, and the table (its code list) right after it; None when no chunk shown
+    holds both. The named type's own list is the most specific answer a list question can get."""
+    claims = extract_claims(question, language)
+    names = [*claims.identifiers, *_ELEMENT_WORD.findall(question)]
+    for name in dict.fromkeys(names):
+        definition = _definition_under(name, spans)
+        table = _table_after(definition, spans) if definition is not None else None
+        if definition is not None and table is not None:
+            return definition, table
     return None
 
 
@@ -851,6 +896,20 @@ def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:
     densest = max(spans, key=lambda s: max((d for d in (s.dense, s.dense_full) if d is not None), default=-1.0))
     wordiest = max(spans, key=lambda s: s.lexical)
     return spans[0].rank, densest.chunk.chunk_id == wordiest.chunk.chunk_id
+
+
+def _distinct_texts(spans: Sequence[Span]) -> list[Span]:
+    """The spans without repeats of a text already among them, best first: a guide repeats the same
+    sentence under every element of a type ("The number of fractional digits … must comply with ISO
+    4217."), and quoting it three times says it once and leaves no room for what answers."""
+    seen: set[str] = set()
+    out: list[Span] = []
+    for span in spans:
+        key = " ".join(fold_accents(span.text).casefold().split())
+        if key not in seen:
+            seen.add(key)
+            out.append(span)
+    return out
 
 
 def _distinct_tables(rows: list[Span]) -> list[Span]:

@@ -545,6 +545,29 @@ def element_names(text: str) -> set[str]:
     return {m.casefold() for m in _ELEMENT_NAME.findall(text)}
 
 
+MAX_SPELLED_WORDS = 4  # "merchant category code" -> MerchantCategoryCode; longer runs name no element
+
+
+_RECORD_FIELD = re.compile(r"\b(?:Presence|Definition|Datatype|Type|Multiplicity):\s")
+
+
+def is_record(text: str) -> bool:
+    """A field record as `prose` makes it ("ServiceActivationAllowed <SvcActvtnAllwd> Presence: [1..1]
+    Definition: …"): an element's name with its labelled fields, not a sentence about it."""
+    return len(_RECORD_FIELD.findall(text)) >= MIN_RECORD_FIELDS
+
+
+def spelled_element_names(text: str) -> set[str]:
+    """The element names a question may spell out in words ("the merchant category code" ->
+    merchantcategorycode, "case status" -> casestatus): every run of two to four consecutive words,
+    folded and joined. A message guide keys its rows and records by the run-together name, and a
+    user writes the words; `defines` matches a name only as a row's key cell or a record's head, so
+    a run that is no element's name matches nothing."""
+    words = re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", _fold(text)))  # "the creditor's instruction"
+    return {"".join(words[i:i + n]) for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(words) - n + 1)
+            if all(len(w) > 1 for w in words[i:i + n])}
+
+
 def asks_about_element(question: str) -> bool:
     """Does the question ask about an element itself (its type, format, length, multiplicity, whether
     it is mandatory, what it means), rather than about a rule or a step that involves it?"""
@@ -649,6 +672,11 @@ class SpanScorer:
         # ("When is X required?" asks for the condition, which the element's record does not state)
         asked_elements = (element_names(query) - naming
                           if asks_about_element(query) and not condition else set())
+        # ... and one it spells out in words ("Is the merchant category code mandatory?"): the row or
+        # record keyed MerchantCategoryCode holds its multiplicity and type. Words are weaker evidence
+        # than the name itself, so only a row or a field record counts, not a sentence opening with it
+        spelled = (spelled_element_names(query) - naming - asked_elements
+                   if asks_about_element(query) and not condition else set())
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)
@@ -692,6 +720,10 @@ class SpanScorer:
             if condition and span.table is None and states_condition(span.text) and wanted & have:
                 clues["condition"] = 1.0
             if asked_elements and not span.defining and defines(span, asked_elements):
+                clues["element_defines"] = 1.0
+                span.defining = True
+            if spelled and not span.defining and (span.row is not None or is_record(span.text)) \
+                    and defines(span, spelled):
                 clues["element_defines"] = 1.0
                 span.defining = True
             other_language = language is not None and lang != language[:2]

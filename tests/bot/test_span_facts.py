@@ -1,0 +1,87 @@
+"""Key facts in the offline model's answers: the neighbour holding the condition asked about, the row
+keyed by an element the question spells out in words, a named type's whole code list, and no quote
+repeated (no encoder: lexical scoring only, as the sample corpus tests run)."""
+
+from __future__ import annotations
+
+from bot.offline.offline_model import OfflineRulebookModel
+from bot.offline.span_scoring import SpanScorer, is_record, spelled_element_names
+from knowledge.payload import ChunkPayload
+
+
+def chunk(text: str, tables: list[str] | None = None, index: int = 0, page: int = 3) -> ChunkPayload:
+    return ChunkPayload(chunk_id=f"GUIDE-1:{index}", rulebook_id="GUIDE-1", rulebook_title="Message guide",
+                        page_start=page, page_end=page, section_path=["2"], section_key="2",
+                        section_title="Elements", chunk_index=index, text=text, tables_csv=tables or [],
+                        content_hash=f"h{index}")
+
+
+def bullets(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("- ")]
+
+
+def test_the_run_of_alternative_conditions_after_a_record_is_quoted_whole():
+    record = ("10.1.9.1.4 ServiceActivationAllowed <SvcActvtnAllwd>\n\nPresence: [1..1]\n\n"
+              "Definition: Define the acceptance of activation requests through the scheme.\n\n"
+              "When true, it is possible for the debtor to send activation requests through its provider.\n\n"
+              "When false, it is not possible for the debtor to send activation requests through servicing messages.\n\n"
+              "The element is repeated in every status report that the scheme sends back to the creditor.")
+    text = OfflineRulebookModel(min_lexical=0.25).compose(
+        "What does ServiceActivationAllowed mean?", "en", [("S1", chunk(record))])
+    assert "When true, it is possible" in text and "When false, it is not possible" in text, text
+    assert "repeated in every status report" not in text, text  # not a condition: the run ends before it
+
+
+def test_a_sentence_repeated_across_chunks_is_quoted_once():
+    repeated = "The number of fractional digits of the amount must comply with the currency standard."
+    hits = [("S1", chunk(f"The amount type holds a currency attribute.\n\n{repeated}", index=0)),
+            ("S2", chunk(f"The other amount type holds a currency attribute too.\n\n{repeated}", index=1, page=4))]
+    text = OfflineRulebookModel(min_lexical=0.25).compose(
+        "What must the fractional digits of the amount comply with?", "en", hits)
+    assert sum(repeated[:-1] in line for line in bullets(text)) == 1, text
+
+
+ELEMENTS = ("Or,MessageElement<XML Tag>,Mult.,Type,Page\n"
+            ",Creditor <Cdtr>,[1..1],±,9\n"
+            ",MerchantCategoryCode <MrchntCtgyCd>,[1..1],IdentifierSet,9\n"
+            ",CreditorLogo <CdtrLogo>,[0..1],Binary,10\n")
+
+
+def test_an_element_spelled_out_in_words_is_answered_by_the_row_it_keys_first():
+    # the sentence scores best on words (no encoder here) and only mentions the element
+    hits = [("S1", chunk("A code classifies each business by the goods or services it sells.\n\n"
+                         + ELEMENTS, [ELEMENTS]))]
+    text = OfflineRulebookModel(min_lexical=0.0).compose(  # span choice, not the answer/refuse bar
+        "Is the merchant category code mandatory in the enrolment request?", "en", hits)
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[1].startswith("|  | MerchantCategoryCode <MrchntCtgyCd> | [1..1] | IdentifierSet"), text
+    # the defining row comes before the sentence that only mentions the element
+    assert text.index("MerchantCategoryCode <MrchntCtgyCd>") < text.index("classifies each business"), text
+
+
+def test_spelled_names_match_only_rows_and_records():
+    assert "merchantcategorycode" in spelled_element_names("Is the merchant category code mandatory?")
+    assert is_record("CaseStatus <CaseSts> Presence: [1..1] Definition: Status of the case.")
+    assert not is_record("CaseStatus <CaseSts> contains the following elements")
+    c = chunk("CaseStatus <CaseSts> contains the following elements for every report that is sent.")
+    spans = SpanScorer(None, None).score("How often must the case status occur?", [("S1", c)], set())
+    assert spans and not any(s.defining for s in spans)  # a sentence opening with the name does not define it
+
+
+CODES = ("CodeName,Name,Definition\nCLSD,Closed,Case has been closed.\nASGN,Assigned,Case has been assigned.\n"
+         "INVE,UnderInvestigation,Case is under investigation.\nUKNW,Unknown,Case has never been assigned.\n"
+         "ODUE,Overdue,Investigation is taking too long.\n")
+
+
+def test_a_list_question_naming_a_type_gets_its_whole_code_list():
+    code_set = ("19.2.3.6 CaseStatus2Code\n\nDefinition: Specifies the status of an investigation case.\n\n"
+                "Type: CodeSet\n\n" + CODES)
+    other = ("A case creator that needs the status of several cases sends one status request message for each "
+             "case, and the assignee answers each of them with the status of the case.")
+    hits = [("S1", chunk(other, index=0)), ("S2", chunk(code_set, [CODES], index=1, page=364))]
+    text = OfflineRulebookModel(min_lexical=0.25).compose(
+        "What are all the possible case status codes in CaseStatus2Code?", "en", hits)
+    for code in ("CLSD", "ASGN", "INVE", "UKNW", "ODUE"):
+        assert f"| {code} |" in text, text
+    assert "Specifies the status of an investigation case" in text, text
+
