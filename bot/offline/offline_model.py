@@ -722,8 +722,10 @@ def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[
 
 def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = False) -> list[Span]:
     """The quotes with the neighbours they need, in place: the sentence before one that leans on it
-    ("This period …", or a lead-in ending in ":"), the condition after one that states a number
-    ("… within 10 days." / "If the payer …"), the items after a quoted lead-in ending in ":", and
+    ("This period …", or a lead-in ending in ":"), the sentence after one that leans on it and is close
+    to the question itself (its conclusion: "It is therefore acceptable …"), the condition after one that
+    states a number ("… within 10 days." / "If the payer …", with the alternatives that follow it:
+    "When true …" / "When false …"), the items after a quoted lead-in ending in ":", and
     for a "list all" question the sentences that follow the best one in its chunk (the list itself)."""
     prose_spans = {(s.chunk.chunk_id, s.position): s for s in spans if s.table is None}
     out: list[Span] = []
@@ -745,6 +747,11 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
                 if item not in out:
                     out.append(item)
                 position += 1
+        elif after is not None and after not in out and after not in chosen and depends_on_previous(after.text) \
+                and after.relevant:
+            # the sentence after leans on the quote and is itself close to the question ("In such a situation,
+            # it would be redundant …" / "It is therefore quite acceptable … to skip …"): its conclusion
+            out.append(after)
         elif after is not None and after not in out and after not in chosen and is_condition(after.text) \
                 and (span.holds_asked_fact or re.search(r"\d", span.text)):
             out.append(after)

@@ -44,7 +44,7 @@ from cachetools import LRUCache, cached
 from bot.gate.claims import extract_claims
 from bot.offline.asked_value import asked_unit, asked_value, holds_value
 from bot.offline.span_ranker import WEIGHTS, weighted
-from knowledge.bm25 import tokenize
+from knowledge.bm25 import compound_parts, tokenize
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
 from knowledge.word_forms import fold_accents
@@ -574,6 +574,14 @@ def asks_about_element(question: str) -> bool:
     return bool(_ABOUT_ELEMENT.search(question))
 
 
+@cached(LRUCache(maxsize=20_000), lock=threading.Lock())
+def _name_part_terms(text: str, language: str) -> frozenset[str]:
+    """The terms of the words inside a text's run-together names ("ServiceActivationAllowed" ->
+    servic, activ, allow), remembered by text like `_facts_of`."""
+    parts = compound_parts(text)
+    return frozenset(tokenize(" ".join(parts), language)) if parts else frozenset()
+
+
 def _terms(text: str, language: str) -> set[str]:
     return {t for t in tokenize(text, language) if not t.isdigit()}
 
@@ -691,6 +699,11 @@ class SpanScorer:
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
             have = set(tokenize(span.text, lang))
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
+            inside = (wanted & _name_part_terms(span.text, lang)) - have
+            if inside:
+                # "fraction digits" in "totalDigits 18 fractionDigits 5": the question's words written
+                # inside a guide's run-together names (retrieval searches them too: bm25.query_weights)
+                span.signals["name_parts"] = len(inside) / len(wanted)
             if self.vocabulary is not None and wanted:
                 if lang not in rarity:
                     rarity[lang] = {t: -math.log(max(r.chunk_share, MIN_CHUNK_SHARE))

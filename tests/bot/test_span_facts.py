@@ -48,15 +48,16 @@ ELEMENTS = ("Or,MessageElement<XML Tag>,Mult.,Type,Page\n"
 
 
 def test_an_element_spelled_out_in_words_is_answered_by_the_row_it_keys_first():
-    # the sentence scores best on words (no encoder here) and only mentions the element
-    hits = [("S1", chunk("A code classifies each business by the goods or services it sells.\n\n"
+    # the sentence scores best on words (no encoder here), the row close behind it; the sentence only
+    # mentions the element, the row keyed by it answers
+    hits = [("S1", chunk("The merchant category is classified by the goods it sells.\n\n"
                          + ELEMENTS, [ELEMENTS]))]
     text = OfflineRulebookModel(min_lexical=0.0).compose(  # span choice, not the answer/refuse bar
         "Is the merchant category code mandatory in the enrolment request?", "en", hits)
     rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
     assert rows[1].startswith("|  | MerchantCategoryCode <MrchntCtgyCd> | [1..1] | IdentifierSet"), text
     # the defining row comes before the sentence that only mentions the element
-    assert text.index("MerchantCategoryCode <MrchntCtgyCd>") < text.index("classifies each business"), text
+    assert text.index("MerchantCategoryCode <MrchntCtgyCd>") < text.index("classified by the goods"), text
 
 
 def test_spelled_names_match_only_rows_and_records():
@@ -74,10 +75,11 @@ CODES = ("CodeName,Name,Definition\nCLSD,Closed,Case has been closed.\nASGN,Assi
 
 
 def test_a_list_question_naming_a_type_gets_its_whole_code_list():
+    # a note between the definition and the type keeps them apart (no field record names the type)
     code_set = ("19.2.3.6 CaseStatus2Code\n\nDefinition: Specifies the status of an investigation case.\n\n"
-                "Type: CodeSet\n\n" + CODES)
-    other = ("A case creator that needs the status of several cases sends one status request message for each "
-             "case, and the assignee answers each of them with the status of the case.")
+                "Note:\n\nRejected cases are unknown to the party reporting.\n\nType: CodeSet\n\n" + CODES)
+    other = ("All the possible cases of a status request: a case creator that needs the status of several cases "
+             "sends one status request for each case, and the assignee answers with the status of the case.")
     hits = [("S1", chunk(other, index=0)), ("S2", chunk(code_set, [CODES], index=1, page=364))]
     text = OfflineRulebookModel(min_lexical=0.25).compose(
         "What are all the possible case status codes in CaseStatus2Code?", "en", hits)
@@ -85,3 +87,22 @@ def test_a_list_question_naming_a_type_gets_its_whole_code_list():
         assert f"| {code} |" in text, text
     assert "Specifies the status of an investigation case" in text, text
 
+
+
+def test_the_question_words_inside_run_together_names_are_a_signal_of_their_own():
+    c = chunk("Format minInclusive 0 totalDigits 18 fractionDigits 5\n\nThe decimal separator of the amount is a dot.")
+    spans = SpanScorer(None, None).score("How many fraction digits may the amount have?", [("S1", c)], set())
+    digits = next(s for s in spans if "totalDigits" in s.text)
+    assert digits.lexical == 0.0 and digits.signals["name_parts"] > 0  # "fraction", "digits" only inside names
+    assert "name_parts" not in next(s for s in spans if "separator" in s.text).signals
+
+
+def test_the_sentence_that_concludes_from_a_quote_is_quoted_with_it():
+    text = ("A status report is sent when the assigner asks for the status of the case.\n\n"
+            "In such a situation it would be redundant to send a status report before the resolution message.\n\n"
+            "It is therefore acceptable for the assignee to skip the status report and send the resolution message.\n\n"
+            "Other messages of the case follow the usual rules of the scheme for every participant.")
+    answer = OfflineRulebookModel(min_lexical=0.25).compose(
+        "Is it redundant to send a status report before the resolution message?", "en", [("S1", chunk(text))])
+    assert "redundant to send a status report" in answer, answer
+    assert "skip the status report" in answer, answer
