@@ -599,8 +599,8 @@ class OfflineRulebookModel(BaseChatModel):
 
     def _table(self, best: Span, spans: list[Span], language: str, listing: bool = False) -> list[str]:
         header, rows = parse_table(best.chunk.tables_csv[best.table or 0])
-        if listing:  # "list all …": the table is the list
-            chosen = rows[:MAX_LIST_ROWS]
+        if listing:  # "list all …": the table is the list, with its continuation after a page break
+            chosen = [*rows, *_continued_rows(best.chunk, best.table or 0, header)][:MAX_LIST_ROWS]
         else:
             same = [s for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
                     and s.row is not None]
@@ -742,11 +742,12 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
         if (index == 0 and listing) or lead_in:
             # the list itself; a lead-in ending in ":" ("Rejecting a case assignment occurs when:") says
             # nothing without the items that follow it, list question or not
-            position, limit = key[1] + 1, len(out) + (MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS)
-            while (item := prose_spans.get((key[0], position))) is not None and len(out) < limit:
+            limit = len(out) + (MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS)
+            for item in _items_after(span, prose_spans, spans):
+                if len(out) >= limit:
+                    break
                 if item not in out:
                     out.append(item)
-                position += 1
         elif after is not None and after not in out and after not in chosen and depends_on_previous(after.text) \
                 and after.relevant:
             # the sentence after leans on the quote and is itself close to the question ("In such a situation,
@@ -769,6 +770,21 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
 # a type's name as a question writes it ("CaseStatus2Code", "ExternalStatusReason1Code"): capitalised
 # parts run together, digits allowed
 _ELEMENT_WORD = re.compile(r"(?<![\w<])[A-Z][a-z]+(?:[A-Z0-9][a-z0-9]*)+(?![\w>])")
+def _items_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Sequence[Span]) -> Iterator[Span]:
+    """The sentences after `span` in reading order: the rest of its chunk, then the next chunk of
+    its rulebook when a tool showed it (a list the chunker cut goes on there: "A. Header … B. …" /
+    "C. ActivationData … D. SupplementaryData …")."""
+    chunk_id, position = span.chunk.chunk_id, span.position + 1
+    while (item := prose_spans.get((chunk_id, position))) is not None:
+        yield item
+        position += 1
+    following = next((s.chunk.chunk_id for s in spans if s.chunk.rulebook_id == span.chunk.rulebook_id
+                      and s.chunk.chunk_index == span.chunk.chunk_index + 1), None)
+    if following is None:
+        return
+    yield from sorted((s for (cid, _), s in prose_spans.items() if cid == following), key=lambda s: s.position)
+
+
 MAX_TABLE_GAP = 300  # characters between a sentence and the table it introduces
 _NUMBERED_HEADING = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+[A-Z]")
 
@@ -903,6 +919,25 @@ def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:
     densest = max(spans, key=lambda s: max((d for d in (s.dense, s.dense_full) if d is not None), default=-1.0))
     wordiest = max(spans, key=lambda s: s.lexical)
     return spans[0].rank, densest.chunk.chunk_id == wordiest.chunk.chunk_id
+
+
+def _continued_rows(chunk: ChunkPayload, index: int, header: list[str]) -> list[list[str]]:
+    """The rows of the tables right after table `index` of the chunk that repeat its header: the PDF
+    breaks one list into a table per page ("CLSD, ASGN" / "INVE, UKNW, ODUE" under the same
+    "CodeName, Name, Definition")."""
+    text = _flat(chunk.text)
+    end = text.find(_flat(chunk.tables_csv[index])[:80])
+    rows: list[list[str]] = []
+    for table in chunk.tables_csv[index + 1:]:
+        more_header, more = parse_table(table)
+        at = text.find(_flat(table)[:80], max(0, end))
+        # the same header with no heading between: one list; a heading starts another type's list
+        if more_header != header or end < 0 or at < 0 or _NUMBERED_HEADING.search(text[end:at]) \
+                or at - end > len(_flat(chunk.tables_csv[index])) + MAX_TABLE_GAP:
+            break
+        rows += more
+        end, index = at, index + 1
+    return rows
 
 
 def _distinct_texts(spans: Sequence[Span]) -> list[Span]:

@@ -107,11 +107,16 @@ _DOT_LEADER = re.compile(r"(?:\.\s?){6,}|(?:…\s?){3,}")
 _LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
 # page furniture: a copyright line (with the running header the PDF text joins to it) answers nothing
-_FURNITURE = re.compile(r"^\W{0,3}(?:©|\(c\)\s|copyright\b)", re.IGNORECASE)
+# ("(c)" only with a year after it, optionally behind the holder's name: "(c) 2019 SWIFT", "(c) EPC 2023";
+# "(c) the participant shall …" is the third item of a list)
+_FURNITURE = re.compile(r"^\W{0,3}(?:©|\(c\)\s+(?:[A-Z][\w&.-]*\s+){0,5}(?:19|20)\d{2}\b|copyright\b)",
+                        re.IGNORECASE)
 _TERMINAL = re.compile(r"[.!?:;…][\"'”’»)\]]*$")
 MIN_JOIN_CHARS = 60
 MAX_LIST_ITEMS = 8  # a lead-in ending in ":" and its short list items are one span: the list is the answer
 MAX_LIST_ITEM_CHARS = 100
+MAX_ITEM_DESCRIPTION_CHARS = 300  # a titled item's one paragraph ("A. Header" / "Set of characteristics …")
+MAX_TITLED_LIST_CHARS = 1200
 # A field record: a numbered heading naming one element, then its "Label: value" lines ("10.1.9.1.1
 # EnrolmentStartDate <EnrlmntStartDt>" / "Presence: [0..1]" / "Definition: …" / "Datatype: …"), as
 # message definition reports and technical specifications lay out every element. The record is
@@ -120,7 +125,8 @@ _FIELD_LINE = re.compile(r"^[A-Z][A-Za-z]+(?: [A-Za-z]+){0,2}:\s+\S")
 _RECORD_HEADING = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+(?P<name>\S.{0,118})$")
 MIN_RECORD_FIELDS = 2
 MAX_RECORD_CHARS = 700
-RECORD = "\u2063"  # marks a record block in `prose` (an invisible separator the PDF text never holds)
+RECORD = "\u2063"  # marks a block `prose` keeps as one span, a field record or a titled list (an invisible
+# separator the PDF text never holds)
 _MEASURED = frozenset({"lexical", "dense_gain"})  # signals every span has; the rest are clues (`Span.bonus`)
 
 
@@ -193,14 +199,37 @@ def _short_list_after(blocks: list[str], index: int) -> list[str]:
     answer: "… one of the following reasons only: • Duplicate sending; • …"); else none."""
     if not blocks[index].rstrip().endswith(":"):
         return []
+    following = blocks[index + 1:]
+    if len(following) > 1 and _LIST_ITEM.match(following[0]) and not _LIST_ITEM.match(following[1]):
+        return _titled_items(following)
     items: list[str] = []
-    for block in blocks[index + 1:]:
+    for block in following:
         if not _LIST_ITEM.match(block):
             break
         items.append(block)
     if not items or len(items) > MAX_LIST_ITEMS or any(len(item) > MAX_LIST_ITEM_CHARS for item in items):
         return []
     return items
+
+
+def _titled_items(blocks: list[str]) -> list[str]:
+    """A list whose items are titles, each with one paragraph that describes it ("A. Header" / "Set
+    of characteristics to identify the message …" / "B. CreditorEnrolment" / …): the titles and
+    their descriptions in order, when there are at least two items, few and short; else none."""
+    taken: list[str] = []
+    titles = 0
+    for block in blocks:
+        if _LIST_ITEM.match(block) and len(block) <= MAX_LIST_ITEM_CHARS:
+            taken.append(block)
+            titles += 1
+        elif taken and _LIST_ITEM.match(taken[-1]) and len(block) <= MAX_ITEM_DESCRIPTION_CHARS \
+                and not _SECTION_NUMBER.match(block) and not block.rstrip().endswith(":"):
+            taken.append(block)
+        else:
+            break
+    if titles < 2 or titles > MAX_LIST_ITEMS or sum(len(b) + 1 for b in taken) > MAX_TITLED_LIST_CHARS:
+        return []
+    return taken
 
 
 def _record_fields(blocks: list[str], index: int) -> list[str]:
@@ -236,8 +265,9 @@ def _record_starts(block: str) -> list[str]:
 
 def prose(chunk: ChunkPayload) -> str:
     """The chunk's text without its tables, one paragraph a line pair, broken sentences joined, and
-    a lead-in ending in ":" joined with the short list items that follow it, and a field record
-    (heading + "Label: value" lines) as one block, without the heading's number, marked `RECORD`."""
+    a lead-in ending in ":" joined with the short list items that follow it (or with its titled items
+    and their descriptions, marked `RECORD`), and a field record (heading + "Label: value" lines) as
+    one block, without the heading's number, marked `RECORD`."""
     text = chunk.text
     for table in chunk.tables_csv:
         text = text.replace(table, " ").replace(table.strip(), " ")
@@ -256,7 +286,10 @@ def prose(chunk: ChunkPayload) -> str:
             continue
         items = _short_list_after(blocks, i)
         if items:
-            joined.append(" ".join([block, *items]))
+            # a list of titled items stays one span: cut into sentences, its last title would be a
+            # fragment of two words, dropped, and the list would lose an item
+            titled = any(not _LIST_ITEM.match(item) for item in items)
+            joined.append((RECORD if titled else "") + " ".join([block, *items]))
             i += 1 + len(items)
             continue
         if joined and _continues(joined[-1], block):

@@ -5,7 +5,7 @@ repeated (no encoder: lexical scoring only, as the sample corpus tests run)."""
 from __future__ import annotations
 
 from bot.offline.offline_model import OfflineRulebookModel
-from bot.offline.span_scoring import SpanScorer, is_record, spelled_element_names
+from bot.offline.span_scoring import SpanScorer, is_heading, is_record, spelled_element_names
 from knowledge.payload import ChunkPayload
 
 
@@ -106,3 +106,47 @@ def test_the_sentence_that_concludes_from_a_quote_is_quoted_with_it():
         "Is it redundant to send a status report before the resolution message?", "en", [("S1", chunk(text))])
     assert "redundant to send a status report" in answer, answer
     assert "skip the status report" in answer, answer
+
+
+def test_a_list_of_titled_items_is_one_span_with_every_title():
+    text = ("The enrolment request is composed of 3 building blocks:\n\nA. Header\n\n"
+            "Set of characteristics to identify the message and the parties of the request.\n\n"
+            "B. CreditorEnrolment\n\nSpecific attributes of the creditor and of its enrolment.\n\n"
+            "C. ActivationData")
+    spans = SpanScorer(None, None).score("Which building blocks make up the enrolment request?",
+                                         [("S1", chunk(text))], set())
+    assert any(all(t in s.text for t in ("A. Header", "B. CreditorEnrolment", "C. ActivationData"))
+               for s in spans), [s.text for s in spans]
+
+
+def test_a_list_cut_by_the_chunker_goes_on_in_the_next_chunk_shown():
+    first = ("A participant must meet the following requirements:\n\n"
+             "(a) the participant shall provide its name to the operator of the scheme without delay;\n\n"
+             "(b) the participant shall provide its address to the operator of the scheme without delay;")
+    second = ("(c) the participant shall provide its licence to the operator of the scheme without delay;\n\n"
+              "(d) the participant shall provide its auditor to the operator of the scheme without delay.")
+    hits = [("S1", chunk(first, index=4)), ("S2", chunk(second, index=5, page=4))]
+    text = OfflineRulebookModel().compose("List all the requirements a participant must meet.", "en", hits)
+    for what in ("name", "address", "licence", "auditor"):
+        assert f"its {what} to the operator" in text, text
+
+
+def test_a_code_list_broken_over_two_pages_is_listed_whole():
+    first = "CodeName,Name,Definition\nCLSD,Closed,Case has been closed.\nASGN,Assigned,Case has been assigned.\n"
+    second = "CodeName,Name,Definition\nINVE,UnderInvestigation,Case is under investigation.\n"
+    other = "CodeName,Name,Definition\nFTHI,FurtherInvestigation,Case has been forwarded.\n"
+    text = ("15.4.3.2 CaseStatus <CaseSts>\n\nThe status of the case is one of the following codes of the list:\n\n"
+            f"{first}\n\n{second}\n\n19.2.3.5 CaseForwardingNotification3Code\n\n"
+            f"Definition: Specifies the action requested when forwarding a case.\n\n{other}")
+    answer = OfflineRulebookModel(min_lexical=0.25).compose(
+        "What are all the codes the status of the case can have?", "en",
+        [("S1", chunk(text, [first, second, other]))])
+    for code in ("CLSD", "ASGN", "INVE"):
+        assert f"| {code} |" in answer, answer
+    assert "FTHI" not in answer, answer  # the next type's list, under its own heading
+
+
+def test_the_third_item_of_a_list_is_not_taken_for_a_copyright_line():
+    c = chunk("x")
+    assert not is_heading("(c) the participant shall provide its licence to the operator without delay;", c)
+    assert is_heading("(c) 2019 SWIFT all rights reserved, including the right of reproduction.", c)
