@@ -80,6 +80,7 @@ from bot.offline.span_scoring import (
     depends_on_previous,
     is_condition,
     is_heading,
+    is_list_item,
     parse_table,
     uncovered_terms,
 )
@@ -767,22 +768,19 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
     return out
 
 
-# a type's name as a question writes it ("CaseStatus2Code", "ExternalStatusReason1Code"): capitalised
-# parts run together, digits allowed
-_ELEMENT_WORD = re.compile(r"(?<![\w<])[A-Z][a-z]+(?:[A-Z0-9][a-z0-9]*)+(?![\w>])")
 def _items_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Sequence[Span]) -> Iterator[Span]:
     """The sentences after `span` in reading order: the rest of its chunk, then the next chunk of
-    its rulebook when a tool showed it (a list the chunker cut goes on there: "A. Header … B. …" /
-    "C. ActivationData … D. SupplementaryData …")."""
+    its rulebook when a tool showed it and it opens with a list item (a list the chunker cut goes on
+    there: "(b) … ;" / "(c) … ;")."""
     chunk_id, position = span.chunk.chunk_id, span.position + 1
     while (item := prose_spans.get((chunk_id, position))) is not None:
         yield item
         position += 1
     following = next((s.chunk.chunk_id for s in spans if s.chunk.rulebook_id == span.chunk.rulebook_id
                       and s.chunk.chunk_index == span.chunk.chunk_index + 1), None)
-    if following is None:
-        return
-    yield from sorted((s for (cid, _), s in prose_spans.items() if cid == following), key=lambda s: s.position)
+    rest = sorted((s for (cid, _), s in prose_spans.items() if cid == following), key=lambda s: s.position)
+    if rest and is_list_item(rest[0].text):
+        yield from rest
 
 
 MAX_TABLE_GAP = 300  # characters between a sentence and the table it introduces
@@ -825,9 +823,12 @@ def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str | None 
     """The first sentence under a numbered heading naming `name` ("19.2.3.6 CaseStatus2Code"), in a
     chunk a tool showed (of `rulebook_id` when given); None when no chunk shown holds that heading."""
     heading = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+" + re.escape(name) + r"(?![\w])")
+    searched: set[str] = set()
     for candidate in spans:
-        if candidate.table is not None or (rulebook_id is not None and candidate.chunk.rulebook_id != rulebook_id):
+        if candidate.table is not None or (rulebook_id is not None and candidate.chunk.rulebook_id != rulebook_id) \
+                or candidate.chunk.chunk_id in searched:
             continue
+        searched.add(candidate.chunk.chunk_id)
         m = heading.search(_flat(candidate.chunk.text))
         if m is None:
             continue
@@ -836,6 +837,11 @@ def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str | None 
         if after and not _is_pointer(after[0][2]):
             return after[0][2]
     return None
+
+
+# a type's name as a question writes it ("CaseStatus2Code", "ExternalStatusReason1Code"): capitalised
+# parts run together, digits allowed
+_ELEMENT_WORD = re.compile(r"(?<![\w<])[A-Z][a-z]+(?:[A-Z0-9][a-z0-9]*)+(?![\w>])")
 
 
 def _named_list(question: str, language: str, spans: Sequence[Span]) -> tuple[Span, Span] | None:

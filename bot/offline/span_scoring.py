@@ -212,6 +212,11 @@ def _short_list_after(blocks: list[str], index: int) -> list[str]:
     return items
 
 
+def is_list_item(text: str) -> bool:
+    """"(c) the participant …", "• Duplicate sending;", "B. CreditorEnrolment": an item of a list."""
+    return bool(_LIST_ITEM.match(text))
+
+
 def _titled_items(blocks: list[str]) -> list[str]:
     """A list whose items are titles, each with one paragraph that describes it ("A. Header" / "Set
     of characteristics to identify the message …" / "B. CreditorEnrolment" / …): the titles and
