@@ -8,7 +8,16 @@ import numpy as np
 import pytest
 
 from bot.offline import span_ranker
-from evals.span_ranking import COLUMNS, LEGACY_COLUMNS, SpanCase, _bfgs, calibrate, cross_validate, fit, top_right
+from evals.span_ranking import (
+    COLUMNS,
+    LEGACY_COLUMNS,
+    SpanCase,
+    _bfgs,
+    calibrate,
+    cross_validate,
+    fit,
+    top_right,
+)
 
 
 def _case(qid: str, split: str, rng: np.random.Generator, n: int = 12) -> SpanCase:
