@@ -488,14 +488,7 @@ class OfflineRulebookModel(BaseChatModel):
                 replaced.append(target)
         chosen = replaced
         listing = asks_for_list(question)
-        named_list = _named_list(question, language, spans) if listing and best.table is None else None
-        if named_list is not None:
-            # "list all the codes in X": X's definition and code list, shown by a tool, are the answer
-            definition, table = named_list
-            chosen = [definition, *(s for s in chosen if s is not definition)][:MAX_QUOTES - 1]
-            if table not in rows:
-                rows.insert(0, table)
-        elif listing and chosen and best.table is None:
+        if listing and chosen and best.table is None:
             # "list all …": a list laid out as a table right after the best sentence is the list, or
             # the code list of the type the best sentence names ('Datatype: "X" on page N')
             table = _table_after(chosen[0], spans)
@@ -819,13 +812,13 @@ def _pointed_definition(span: Span, spans: Sequence[Span], pointer_only: bool = 
     return None
 
 
-def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str | None = None) -> Span | None:
+def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str) -> Span | None:
     """The first sentence under a numbered heading naming `name` ("19.2.3.6 CaseStatus2Code"), in a
-    chunk a tool showed (of `rulebook_id` when given); None when no chunk shown holds that heading."""
+    chunk of that rulebook a tool showed (each chunk searched once); None when none holds it."""
     heading = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+" + re.escape(name) + r"(?![\w])")
     searched: set[str] = set()
     for candidate in spans:
-        if candidate.table is not None or (rulebook_id is not None and candidate.chunk.rulebook_id != rulebook_id) \
+        if candidate.table is not None or candidate.chunk.rulebook_id != rulebook_id \
                 or candidate.chunk.chunk_id in searched:
             continue
         searched.add(candidate.chunk.chunk_id)
@@ -836,25 +829,6 @@ def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str | None 
                        and s.table is None and (o := _offset(s)) >= m.start())
         if after and not _is_pointer(after[0][2]):
             return after[0][2]
-    return None
-
-
-# a type's name as a question writes it ("CaseStatus2Code", "ExternalStatusReason1Code"): capitalised
-# parts run together, digits allowed
-_ELEMENT_WORD = re.compile(r"(?<![\w<])[A-Z][a-z]+(?:[A-Z0-9][a-z0-9]*)+(?![\w>])")
-
-
-def _named_list(question: str, language: str, spans: Sequence[Span]) -> tuple[Span, Span] | None:
-    """For "What are all the codes in CaseStatus2Code?": the definition under the heading of a type
-    the question names, and the table (its code list) right after it; None when no chunk shown
-    holds both. The named type's own list is the most specific answer a list question can get."""
-    claims = extract_claims(question, language)
-    names = [*claims.identifiers, *_ELEMENT_WORD.findall(question)]
-    for name in dict.fromkeys(names):
-        definition = _definition_under(name, spans)
-        table = _table_after(definition, spans) if definition is not None else None
-        if definition is not None and table is not None:
-            return definition, table
     return None
 
 

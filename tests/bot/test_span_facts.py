@@ -1,6 +1,6 @@
 """Key facts in the offline model's answers: the neighbour holding the condition asked about, the row
-keyed by an element the question spells out in words, a named type's whole code list, and no quote
-repeated (no encoder: lexical scoring only, as the sample corpus tests run)."""
+keyed by an element the question spells out in words, whole lists, and no quote repeated (no encoder:
+lexical scoring only, as the sample corpus tests run)."""
 
 from __future__ import annotations
 
@@ -67,26 +67,6 @@ def test_spelled_names_match_only_rows_and_records():
     c = chunk("CaseStatus <CaseSts> contains the following elements for every report that is sent.")
     spans = SpanScorer(None, None).score("How often must the case status occur?", [("S1", c)], set())
     assert spans and not any(s.defining for s in spans)  # a sentence opening with the name does not define it
-
-
-CODES = ("CodeName,Name,Definition\nCLSD,Closed,Case has been closed.\nASGN,Assigned,Case has been assigned.\n"
-         "INVE,UnderInvestigation,Case is under investigation.\nUKNW,Unknown,Case has never been assigned.\n"
-         "ODUE,Overdue,Investigation is taking too long.\n")
-
-
-def test_a_list_question_naming_a_type_gets_its_whole_code_list():
-    # a note between the definition and the type keeps them apart (no field record names the type)
-    code_set = ("19.2.3.6 CaseStatus2Code\n\nDefinition: Specifies the status of an investigation case.\n\n"
-                "Note:\n\nRejected cases are unknown to the party reporting.\n\nType: CodeSet\n\n" + CODES)
-    other = ("All the possible cases of a status request: a case creator that needs the status of several cases "
-             "sends one status request for each case, and the assignee answers with the status of the case.")
-    hits = [("S1", chunk(other, index=0)), ("S2", chunk(code_set, [CODES], index=1, page=364))]
-    text = OfflineRulebookModel(min_lexical=0.25).compose(
-        "What are all the possible case status codes in CaseStatus2Code?", "en", hits)
-    for code in ("CLSD", "ASGN", "INVE", "UKNW", "ODUE"):
-        assert f"| {code} |" in text, text
-    assert "Specifies the status of an investigation case" in text, text
-
 
 
 def test_the_question_words_inside_run_together_names_are_a_signal_of_their_own():
