@@ -97,6 +97,9 @@ class Bar:
     # evidence in another language: the largest share of the question's acronyms and codes its documents
     # may miss (None: no check; bot.offline.neutral_terms)
     max_missing_neutral: float | None = None
+    # a span defining the question's code or element answers at this dense bar (None: no such route;
+    # the offline model's `min_dense_defining`)
+    min_dense_defining: float | None = None
 
     def phrase_missing(self, s: Signal) -> bool:
         return self.min_dense_phrase is not None and phrase_missing(s.phrases, self.phrase_max_share,
@@ -146,6 +149,7 @@ class Signal:
     slot_gap: float | None = None  # Decision.slot_gap
     phrases: tuple[tuple[str, float, bool, bool, bool], ...] | None = None  # Decision.phrases
     neutral: tuple[tuple[str, float, bool], ...] | None = None  # Decision.neutral
+    max_dense_defining: float | None = None  # Decision.max_dense_defining
 
 
 def _subject_keys(bar: Bar) -> dict[str, Any]:
@@ -154,7 +158,7 @@ def _subject_keys(bar: Bar) -> dict[str, Any]:
             "subject_scope": bar.subject_scope, "min_dense_phrase": bar.min_dense_phrase,
             "phrase_max_share": bar.phrase_max_share, "phrase_scope": bar.phrase_scope,
             "min_missing_phrases": bar.min_missing_phrases,
-            "max_missing_neutral": bar.max_missing_neutral}
+            "max_missing_neutral": bar.max_missing_neutral, "min_dense_defining": bar.min_dense_defining}
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
@@ -168,6 +172,8 @@ def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = N
     if bar.phrase_missing(s):
         return s.max_dense is not None and s.max_dense >= max(bar.dense_bar(s.agree), bar.min_dense_phrase or 0.0)
     return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.dense_bar(s.agree))
+            or (bar.min_dense_defining is not None and s.max_dense_defining is not None
+                and s.max_dense_defining >= bar.min_dense_defining)
             or (s.max_dense_other_language is not None
                 and s.max_dense_other_language >= bar.min_dense_other_language))
 
@@ -178,7 +184,8 @@ def _coverage(d: dict[str, Any]) -> dict[str, Any]:
             "named_section": bool(d.get("named_section")),
             "subject": None if subject is None else tuple(tuple(t) for t in subject), "slot_gap": d.get("slot_gap"),
             "phrases": None if d.get("phrases") is None else tuple(tuple(p) for p in d["phrases"]),
-            "neutral": None if d.get("neutral") is None else tuple(tuple(t) for t in d["neutral"])}
+            "neutral": None if d.get("neutral") is None else tuple(tuple(t) for t in d["neutral"]),
+            "max_dense_defining": d.get("max_dense_defining")}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -294,6 +301,7 @@ class _Columns:
         self.lexical = col(s.max_lexical for s in signals)
         self.dense = col(s.max_dense for s in signals)
         self.other = col(s.max_dense_other_language for s in signals)
+        self.defining = col(s.max_dense_defining for s in signals)
         self.disagree = np.array([s.agree is False for s in signals])
         self.slot = np.array([s.slot is not None for s in signals])
         self.slot_dense = col(s.max_dense_slot for s in signals)
@@ -334,6 +342,8 @@ class _Columns:
                              max(bar.min_dense, bar.min_dense_disagree or 0.0), bar.min_dense)
         reach = ((self.lexical >= bar.min_lexical) | ((self.dense >= 0) & (self.dense >= dense_bar))
                  | ((self.other >= 0) & (self.other >= bar.min_dense_other_language)))
+        if bar.min_dense_defining is not None:
+            reach |= (self.defining >= 0) & (self.defining >= bar.min_dense_defining)
         if bar.min_dense_phrase is not None:
             close = (self.dense >= 0) & (self.dense >= np.maximum(dense_bar, bar.min_dense_phrase))
             reach = np.where(self.phrase_missing(bar.phrase_max_share, bar.phrase_scope, bar.min_missing_phrases),
@@ -420,7 +430,9 @@ def _key(p: dict[str, Any]) -> tuple[float, ...]:
     slot, uncovered = p.get("min_dense_slot"), p.get("max_uncovered")
     missing, gap = p.get("max_missing_subject"), p.get("max_slot_gap")
     phrase, neutral = p.get("min_dense_phrase"), p.get("max_missing_neutral")
+    defining = p.get("min_dense_defining")
     return (p["f1"], 2.0 if missing is None else missing, 2.0 if gap is None else gap,
+            2.0 if defining is None else defining,
             0.0 if phrase is None else -phrase, 2.0 if neutral is None else neutral,
             p.get("min_missing_phrases") or 0.0,
             -(p.get("subject_max_share") or 0.0), -(p.get("subject_max_headings") or 0),
@@ -439,7 +451,7 @@ ANSWERED_SLACK = 0.0
 # without it, is switched off: a bar that fixes one question is a smell, not a calibration
 MIN_CASES_CHANGED = 2
 _CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot", "min_dense_phrase",
-           "max_missing_neutral")
+           "max_missing_neutral", "min_dense_defining")
 
 
 def prune(signals: Sequence[Signal], bar: Bar, current: Bar | None = None) -> Bar:
@@ -479,7 +491,7 @@ def bar_of(p: dict[str, Any]) -> Bar:
                p.get("subject_scope") or SUBJECT_SCOPE, p.get("min_dense_phrase"),
                p.get("phrase_max_share", PHRASE_MAX_SHARE), p.get("phrase_scope") or PHRASE_SCOPE,
                min_missing_phrases=p.get("min_missing_phrases", MIN_MISSING_PHRASES),
-               max_missing_neutral=p.get("max_missing_neutral"))
+               max_missing_neutral=p.get("max_missing_neutral"), min_dense_defining=p.get("min_dense_defining"))
 
 
 def with_subject(bar: Bar, **changes: Any) -> Bar:
@@ -490,8 +502,8 @@ def with_subject(bar: Bar, **changes: Any) -> Bar:
 
 _COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
              "max_slot_gap", "subject_scope", "min_dense_phrase", "phrase_max_share", "phrase_scope",
-             "max_missing_neutral", "min_missing_phrases")
-_COVERAGE_GROUPS = (("min_dense_slot",), ("max_uncovered",), ("max_slot_gap",),
+             "max_missing_neutral", "min_missing_phrases", "min_dense_defining")
+_COVERAGE_GROUPS = (("min_dense_slot",), ("max_uncovered",), ("max_slot_gap",), ("min_dense_defining",),
                     ("max_missing_subject", "subject_max_share", "subject_max_headings", "subject_scope"),
                     ("min_dense_phrase", "phrase_max_share", "phrase_scope", "min_missing_phrases"),
                     ("max_missing_neutral",))
@@ -542,6 +554,16 @@ def phrase_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
     return _gated_sweep(signals, at, {"max_missing_neutral": NEUTRAL_GRID}, ("min_dense_phrase", PHRASE_DENSE_GRID),
                         {"phrase_max_share": PHRASE_SHARE_GRID, "phrase_scope": PHRASE_SCOPES,
                          "min_missing_phrases": MISSING_PHRASES_GRID})
+
+
+# the dense bar of a span defining the question's code or element (None: no such route)
+DEFINING_GRID: tuple[float | None, ...] = (None, *(round(0.78 + 0.01 * i, 2) for i in range(9)))  # .78-.86
+
+
+def defining_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
+    """Every bar of the defining route at the other bars of `at`."""
+    columns = _Columns(signals)
+    return [columns.point(with_subject(at, min_dense_defining=d)) for d in DEFINING_GRID]
 
 
 def _same(p: dict[str, Any], chosen: dict[str, Any], keys: Sequence[str]) -> bool:
@@ -596,7 +618,15 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
     fig, axes = plt.subplots(2, 5, figsize=(32, 9))
     left, right, third, fourth, ninth, seventh, fifth, sixth, eighth, tenth = axes.flat
     _phrase_panel(ninth, by_phrase, chosen)
-    tenth.axis("off")
+    by_defining = sorted((p for p in fixed if _same(p, chosen, tuple(k for k in _COVERAGE if k != "min_dense_defining"))),
+                         key=lambda p: p.get("min_dense_defining") or 0.9)
+    _lines(tenth, by_defining, lambda p: p.get("min_dense_defining") or 0.9, _SHARES)
+    defining = chosen.get("min_dense_defining")
+    tenth.axvline(defining if defining is not None else 0.9, color="grey", linestyle="--")
+    tenth.set(xlabel="min_dense_defining (a span defining the question's code or element; 0.9 = no such route)",
+              ylabel="share", ylim=(0, 1.02), title="answered on a span that defines what the question names")
+    if tenth.lines:
+        tenth.legend(fontsize=7)
     for lexical in sorted({p["min_lexical"] for p in points}):
         row = [p for p in points if p["min_lexical"] == lexical]
         label = "lexical off" if lexical > 1 else f"min_lexical {lexical}"
@@ -740,6 +770,7 @@ def _sweep_all(signals: Sequence[Signal], now: Bar, floor: float, per_set: dict[
                         uncovered_grid=UNCOVERED_GRID, subject=second)
         points += subject_sweep(signals, bar_of(choose(points, floor, per_set)))
         points += phrase_sweep(signals, bar_of(choose(points, floor, per_set)))
+    points += defining_sweep(signals, bar_of(choose(points, floor, per_set)))
     first = bar_of(choose(points, floor, per_set))
     columns = _Columns(signals)
     points += [columns.point(with_subject(first, min_dense_other_language=o))
@@ -763,11 +794,11 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         bar = _sweep_all(signals, now, floor, per_set)
     else:
         # the bars calibrated before stay as they are; only the checks not on yet are swept at them
-        points = phrase_sweep(signals, now)
+        points = phrase_sweep(signals, now) + defining_sweep(signals, now)
         bar = prune(signals, bar_of(choose(points, floor, per_set)), now)
     points = [columns.point(now)]
     # the curves through the final setting (pruning may have moved it off the points swept so far)
-    points += subject_sweep(signals, bar) + phrase_sweep(signals, bar)
+    points += subject_sweep(signals, bar) + phrase_sweep(signals, bar) + defining_sweep(signals, bar)
     points += sweep(signals, other_grid=(bar.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
                     uncovered_grid=UNCOVERED_GRID, subject=bar)
     points += [columns.point(with_subject(bar, min_dense_other_language=o)) for o in OTHER_GRID]

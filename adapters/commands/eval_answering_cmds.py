@@ -168,15 +168,22 @@ def eval_calibrate(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
+    from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL
     from bot.offline.span_scoring import (
         MAX_UNCOVERED,
         MIN_DENSE,
+        MIN_DENSE_DEFINING,
         MIN_DENSE_DISAGREE,
         MIN_DENSE_OTHER_LANGUAGE,
         MIN_DENSE_SLOT,
         MIN_LEXICAL,
     )
-    from bot.offline.subject_phrases import MIN_DENSE_PHRASE, PHRASE_MAX_SHARE, PHRASE_SCOPE
+    from bot.offline.subject_phrases import (
+        MIN_DENSE_PHRASE,
+        MIN_MISSING_PHRASES,
+        PHRASE_MAX_SHARE,
+        PHRASE_SCOPE,
+    )
     from bot.offline.subject_terms import (
         MAX_MISSING_SUBJECT,
         MAX_SLOT_GAP,
@@ -209,7 +216,9 @@ def eval_calibrate(
                       None if compare else MAX_UNCOVERED,
                       None if compare else MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, SUBJECT_MAX_HEADINGS,
                       None if compare else MAX_SLOT_GAP, SUBJECT_SCOPE, None if compare else MIN_DENSE_PHRASE,
-                      PHRASE_MAX_SHARE, PHRASE_SCOPE)
+                      PHRASE_MAX_SHARE, PHRASE_SCOPE, min_missing_phrases=MIN_MISSING_PHRASES,
+                      max_missing_neutral=None if compare else MAX_MISSING_NEUTRAL,
+                      min_dense_defining=None if compare else MIN_DENSE_DEFINING)
         result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e,
                            sweep_all=sweep_all)
     except (OSError, ValueError) as exc:
@@ -228,6 +237,7 @@ def eval_calibrate(
                    f"uncovered {p.get('max_uncovered')} subject {p.get('max_missing_subject')}"
                    f"@{p.get('subject_max_share')}/{p.get('subject_max_headings')} value gap {p.get('max_slot_gap')}"
                    f" phrase {p.get('min_dense_phrase')}@{p.get('phrase_max_share')}/{p.get('phrase_scope')}"
+                   f" neutral {p.get('max_missing_neutral')} defining {p.get('min_dense_defining')}"
                    f"  F1 {p['f1']}  answered {p['answered_share']}  right of "
                    f"answered {p['right_of_answered']}  refused when excluded {p['refused_when_excluded']}  "
                    f"refused unanswerable {p['refused_unanswerable']}  must-contain {p['must_contain']}")

@@ -96,8 +96,8 @@ def _claim_parts(sentence: str, language: str
         if token[0].islower() and token.isalpha() and any(ch.isupper() for ch in token[1:]):
             names.append(token)  # a brand written in mixed case ("iDEAL", "eBay"), in any language or place
             continue
-        if language == "de" or index == 0 or not token[0].isupper():
-            continue
+        if language == "de" or index == 0 or not token[0].isupper() or len(token) < 2:
+            continue  # (a lone capital is no name: "E&I" is "E" and "I" to the word pattern)
         preceding = text[:match.start()].rstrip()
         if not preceding or preceding[-1] in "\"'“‘«(:;.!?":
             continue

@@ -76,8 +76,9 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
     pieces = term.split("-")
     parts = [p for p in pieces if p[:1].isupper()]
     common = [p for p in pieces if p not in parts]
-    # "SEPA-overboekingsbestand": a name joined to a common word; never a code such as "PS-17"
-    if parts and common and all(p.isalpha() and p.islower() and len(p) >= 4 for p in common):
+    # "SEPA-overboekingsbestand", "TARGET-dag": a name joined to a common word; never a code such
+    # as "PS-17" (a common word is at least three letters: "e" of "e-Rechnung" is no word)
+    if parts and common and all(p.isalpha() and p.islower() and len(p) >= 3 for p in common):
         return all(mentioned(p, folded) for p in parts)
     return False
 

@@ -2,7 +2,9 @@
 
 A question about a fee wants an amount of money ("EUR 0.25", "0.18 %", "free of charge"); one
 about a deadline wants a duration or a time ("within 10 business days", "15:30 CET", "next
-business day"); "how many …" wants a count ("[0..10]", "composed of 10 blocks"). A passage on the
+business day"); "how long may the reference be", "the maximum length of …" want a length ("max. 35
+characters", "Max35Text", "(0-9){4}", "27 digits"); "how many …" wants a count ("[0..10]", "composed
+of 10 blocks"). A passage on the
 right topic that holds no value of the asked kind does not answer the question: the corpus states
 no fee, no timeout, no maximum. This is the evidence-coverage signal of the offline model's
 answer/refuse decision (`bot.offline.offline_model.Decision.max_dense_slot`): the best dense
@@ -10,8 +12,10 @@ similarity of a span that holds a value of the asked kind. Its bar is calibrated
 (`rulebook eval calibrate`). A text that says the value is not fixed ("differs per channel",
 "depends on the agreement", "no limit") counts as holding one of every kind: that is the answer.
 
-Kinds: "money", "duration", "count"; None when the question asks for none of them (a definition,
-a code, a procedure, or a number of no particular kind: "what is the maximum length …").
+Kinds: "money", "duration", "length", "count"; None when the question asks for none of them (a
+definition, a code, a procedure, or a number of no particular kind). A length is its own kind because
+message guides state it in their own forms (a type's name "Max140Text", a pattern "{1,35}", "maxLength
+35"), and a passage counting something else ("numbers from 30000 to 31999") does not answer it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import re
 
 MONEY = "money"
 DURATION = "duration"
+LENGTH = "length"
 COUNT = "count"
 
 _TIME_UNIT = (r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|"
@@ -63,6 +68,15 @@ _ASKS_DURATION = re.compile(
     r"expire[sd]?|expiry|lapses?|validity\s+period|vervalt|verloopt|verlopen|expirer?|expiration|"
     r"verf[äa]llt|l[äa]uft\s+\w+\s+ab|abl[äa]uft|g[üu]ltigkeitsdauer)\b",
     re.IGNORECASE)
+_LENGTH_UNIT = (r"(?:characters?|chars?|digits?|positions?|letters?|bytes?|signs?|zeichen|stellen|ziffern|tekens|"
+                r"cijfers|posities|caract[èe]res|chiffres)")
+# after the duration patterns: "how long is the mandate valid" asks for a duration, "how long may the
+# reference be" for a length
+_ASKS_LENGTH = re.compile(
+    r"\b(how\s+long\s+(\S+\s+){0,8}?(be|is|are)\b|lengths?\b|how\s+many\s+(\w+\s+){0,2}?" + _LENGTH_UNIT + r"|"
+    r"lengte|hoeveel\s+(\w+\s+)?" + _LENGTH_UNIT + r"|longueur|combien\s+de\s+(\w+\s+)?" + _LENGTH_UNIT + r"|"
+    r"wie\s+lang\s+(ist|sind|darf|d[üu]rfen|kann|k[öo]nnen)\b|l[äa]nge|wie\s+viele\s+(\w+\s+)?" + _LENGTH_UNIT + r")",
+    re.IGNORECASE)
 _ASKS_COUNT = re.compile(
     r"\b(how\s+many|(maximum|minimum|max\.?|min\.?|total|highest)\s+number\s+of|"
     r"hoeveel|(maximale|maximum|minimale)\s+aantal|combien\s+de|nombre\s+(maximal|maximum|minimal)\s+de|"
@@ -71,12 +85,14 @@ _ASKS_COUNT = re.compile(
 
 
 def asked_value(question: str) -> str | None:
-    """"money", "duration" or "count": the kind of value the question asks for (see the module
+    """"money", "duration", "length" or "count": the kind of value the question asks for (see the module
     docstring); None for any other question."""
     if _ASKS_MONEY.search(question):
         return MONEY
     if _ASKS_DURATION.search(question):
         return DURATION
+    if _ASKS_LENGTH.search(question):
+        return LENGTH
     if _ASKS_COUNT.search(question):
         return COUNT
     return None
@@ -106,7 +122,17 @@ _KIND_NOUNS = {
     "duration": re.compile(r"\b(times?|periods?|deadlines?|delays?|days?|duration|timing|cut-?offs?|timeouts?|"
                            r"termijn(en)?|tijd|duur|d[ée]lais?|dur[ée]e|fristen|frist|dauer|zeit(en)?)\b", re.IGNORECASE),
     "count": re.compile(r"\b(numbers?|counts?|maximum|minimum|aantal|nombre|anzahl|occurrences?)\b", re.IGNORECASE),
+    "length": re.compile(r"\b(lengths?|lengte|longueur|l[äa]nge)\b", re.IGNORECASE),
 }
+# a length as message guides and implementation guides write it: "35 characters", "27-digit", a type
+# named by its length ("Max35Text", "Exact4AlphaNumericText", "Max10KBinary"), "maxLength 35",
+# "totalDigits 18", a pattern's repetition ("(0-9){4}", "[A-Z]{2,2}"), "length: 21"
+_LENGTH = re.compile(
+    r"\b\d+\s*(?:-\s*)?" + _LENGTH_UNIT + r"\b|\b(?:max|min|exact)\d+k?[a-z]*|"
+    r"\b(?:max(?:imum)?|min(?:imum)?|total|fraction)\s*[-_]?\s*(?:length|digits|len)\s*[:=]?\s*\d+|"
+    r"\b(?:lengths?|lengte|longueur|l[äa]nge)\s*(?:of\s+|van\s+|de\s+|von\s+)?[:=]?\s*(?:max\.?\s*|up\s+to\s+)?\d+|"
+    r"\{\d+(?:,\d*)?\}",
+    re.IGNORECASE)
 # a code written against its amount counts too ("USD15,000", as regulations often print it)
 _CURRENCY = r"(?:\b(?:EUR|CHF|USD|GBP|JPY|SEK|DKK|NOK|PLN|CZK|HUF|AED)(?:\b|(?=\d))|[€$£]|\bFr\.|\bSFr\.?)"
 _MONEY = re.compile(
@@ -211,6 +237,8 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
             if family is None or (family in ("second", "minute", "hour")) == wanted_short:
                 return True
         return False
+    if kind == LENGTH:
+        return bool(_LENGTH.search(text))
     if kind == COUNT:
         return _counts(text)
     return False

@@ -69,6 +69,7 @@ from bot.offline.span_ranker import HAND_QUOTE_MARGIN, QUOTE_MARGIN  # spans thi
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
     MIN_DENSE,
+    MIN_DENSE_DEFINING,
     MIN_DENSE_DISAGREE,
     MIN_DENSE_OTHER_LANGUAGE,
     MIN_DENSE_SLOT,
@@ -122,6 +123,8 @@ MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "
 MAX_TABLES = 2
 MAX_CONDITIONS = 3  # condition sentences quoted after a number or record, as one run of alternatives
 MAX_SECTION_READS = 2
+# the span signals (bot.offline.span_ranker.SIGNALS) of a span that defines what the question names
+DEFINING_SIGNALS = ("defines", "code_row", "element_defines")
 # the best span of a followed cross-reference (or holding the fact asked for, or pointing to the quote) is
 # quoted when this close: 0.1 at the hand weights' spread of scores, scaled as the fitted quote margin is
 FOLLOWED_MARGIN = 0.1 * QUOTE_MARGIN / HAND_QUOTE_MARGIN
@@ -204,6 +207,9 @@ class Decision:
     # evidence in another language: the question's acronyms and codes, with their rarity and whether the
     # evidence's documents hold them (bot.offline.neutral_terms; None: not measured)
     neutral: list[tuple[str, float, bool]] | None = None
+    # the best similarity of a span that defines what the question names: the code list row keyed by
+    # its code, the record of its element, the sentence defining its identifier (None: no span does)
+    max_dense_defining: float | None = None
 
 
 @dataclass
@@ -255,6 +261,8 @@ class OfflineRulebookModel(BaseChatModel):
     # evidence in another language: refused when more than this share of the question's acronyms and
     # codes is missing from its documents (bot.offline.neutral_terms; None: no check)
     max_missing_neutral: float | None = MAX_MISSING_NEUTRAL
+    # a span defining the question's code or element answers at this dense bar (None: no such route)
+    min_dense_defining: float | None = MIN_DENSE_DEFINING
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
@@ -460,6 +468,9 @@ class OfflineRulebookModel(BaseChatModel):
             decision = replace(decision, neutral=neutral_coverage(query, language, spans, self.vocabulary))
         if decision.slot is not None:
             decision = replace(decision, slot_gap=value_gap(spans))
+        decision = replace(decision, max_dense_defining=max(
+            (d for s in spans if any(s.signals.get(k) for k in DEFINING_SIGNALS) for d in (s.dense, s.dense_full)
+             if d is not None), default=None))
         decision = replace(decision, answered=self.answers(decision))
         self._observe(decision)
         if not decision.answered:
@@ -519,7 +530,8 @@ class OfflineRulebookModel(BaseChatModel):
         """The answer/refuse rule at this model's bars: the evidence covers the question (`covers`),
         and the best span is close enough in words or in
         meaning (a higher dense bar when the densest and the lexically best span disagree on the
-        chunk), or a span in another language is close enough in meaning."""
+        chunk), or a span defining the question's code or element is (`min_dense_defining`), or a span
+        in another language is close enough in meaning."""
         if decision.named_section:
             return True
         if not self.covers(decision):
@@ -533,6 +545,8 @@ class OfflineRulebookModel(BaseChatModel):
             return decision.max_dense is not None and decision.max_dense >= max(dense_bar, self.min_dense_phrase)
         return (decision.max_lexical >= self.min_lexical
                 or (decision.max_dense is not None and decision.max_dense >= dense_bar)
+                or (self.min_dense_defining is not None and decision.max_dense_defining is not None
+                    and decision.max_dense_defining >= self.min_dense_defining)
                 or (decision.max_dense_other_language is not None
                     and decision.max_dense_other_language >= self.min_dense_other_language))
 
@@ -562,6 +576,7 @@ class OfflineRulebookModel(BaseChatModel):
         self.min_dense = self.min_lexical = self.min_dense_other_language = 0.0
         self.min_dense_disagree = self.min_dense_slot = self.max_uncovered = None
         self.max_missing_subject = self.max_slot_gap = self.min_dense_phrase = self.max_missing_neutral = None
+        self.min_dense_defining = None
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""

@@ -74,6 +74,14 @@ MIN_DENSE_OTHER_LANGUAGE = 0.82
 # recorded and swept too, but changes no dev outcome above 0.4 and costs answers below: off (None).
 MIN_DENSE_SLOT: float | None = 0.81
 MAX_UNCOVERED: float | None = None
+# A span that defines what the question names (the code list row keyed by its code, the record of its
+# element: span_ranker's "defines", "code_row", "element_defines") answers at this dense bar, below
+# the others: the question's own code or element, defined in the evidence, says more about where the
+# answer is than closeness in meaning (None: no such route). Swept on dev with the other bars as they
+# stand (436 cases): F1 0.853 -> 0.861 and answered 0.904 -> 0.917 (3 real2 questions), flat from 0.78
+# to 0.83 and falling above; refused with the gold hidden and unanswerable refused unchanged; 0.83, the
+# cautious end. Test halves (not used to choose): F1 0.788 -> 0.791, answered 0.900 -> 0.905.
+MIN_DENSE_DEFINING: float | None = 0.83
 # How much each clue counts is in `span_ranker` (weights fitted on dev questions). What the clues are:
 # - the exact code the question names ("AC01") is in the span;
 # - the row whose key cell IS the identifier asked about ("AT-05 | The name of the Originator"), or the

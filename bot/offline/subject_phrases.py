@@ -113,11 +113,21 @@ def question_phrases(question: str, language: str) -> list[Phrase]:
     from bot.offline.span_scoring import ASKING_WORDS, _fold
     from bot.offline.subject_terms import _PUNCTUATION
 
-    asked = " ".join(w for w in question.split() if _fold(w).strip(_PUNCTUATION) not in ASKING_WORDS)
     phrases: list[Phrase] = []
-    for clause in _CLAUSES.get(language[:2], _CLAUSES["en"]).split(asked):
-        terms = [t for t in tokenize(clause, language) if not t.isdigit()]
-        phrases += [p for p in zip(terms, terms[1:], strict=False) if p[0] != p[1]]
+    for clause in _CLAUSES.get(language[:2], _CLAUSES["en"]).split(question):
+        # an asking word, a number or a code breaks a phrase rather than vanishing from between
+        # two words: "code MM26 used for" has no phrase "code use", "ISO 20022 message" no "iso
+        # message", "use it to ask its bank" no "use bank" (the tokenizer would also move a code
+        # to the end of its terms, joining words that were never neighbours)
+        run: list[str] = []
+        for word in [*clause.split(), ""]:
+            bare = _fold(word).strip(_PUNCTUATION)
+            if word and bare not in ASKING_WORDS and not any(ch.isdigit() for ch in bare):
+                run.append(word)
+                continue
+            terms = tokenize(" ".join(run), language)
+            phrases += [p for p in zip(terms, terms[1:], strict=False) if p[0] != p[1]]
+            run = []
     return list(dict.fromkeys(phrases))
 
 

@@ -25,7 +25,13 @@ from knowledge.payload import ChunkPayload
     ("How many address lines can a postal address have?", "count"),
     ("What is the maximum number of transactions in a batch?", "count"),
     ("What is ChargeBearerType1Code SLEV?", None),  # "Charge" inside a code name asks for no amount
-    ("How long can the creditor's instruction be?", None),  # a length, not a duration
+    ("How long can the creditor's instruction be?", "length"),  # a length, not a duration
+    ("How long may a creditor reference (SCOR) be on a QR-bill?", "length"),
+    ("What is the maximum length of an ExternalCancellationReason1Code?", "length"),
+    ("How many characters of remittance data can a credit transfer carry?", "length"),
+    ("Combien de caractères numériques comporte une référence QR ?", "length"),
+    ("Wie lang ist die IBAN auf einer QR-Rechnung?", "length"),
+    ("How long is the mandate valid?", "duration"),  # "valid": how long in time
     ("Who may send a cancellation request?", None),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
@@ -57,6 +63,14 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
     ("Settlement takes place on the next business day.", "duration", "day", True),
     ("… a dealer in precious metals for a price of USD15,000 or more.", "money", None, True),  # code against amount
     ("The EUROSTAT figures were published.", "money", None, False),
+    # a length as the guides write it, and numbers that are no length
+    ("The creditor reference may have up to 25 characters.", "length", None, True),
+    ("Type: Text Format pattern (a-zA-Z0-9){4}", "length", None, True),
+    ("Datatype: \"Max140Text\" on page 366", "length", None, True),
+    ("ActiveCurrencyAndAmount fractionDigits: 5 totalDigits: 18", "length", None, True),
+    ("The QR reference is a 27-digit number.", "length", None, True),
+    ("QR-IIDs consist exclusively of numbers from 30000 to 31999.", "length", None, False),
+    ("The message is composed of 10 MessageBuildingBlocks.", "length", None, False),
 ])
 def test_whether_a_passage_holds_a_value_of_that_kind(text, kind, unit, held):
     assert holds_value(text, kind, unit) is held

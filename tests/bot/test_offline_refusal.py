@@ -38,6 +38,16 @@ def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with
     assert mentioned("SEPA-overboekingsbestand", "a sepa credit transfer file", "in een SEPA-overboekingsbestand")
     assert not mentioned("PS-17", "rulebooks ps-1 and ps-170")
     assert not mentioned("Visa", "mastercard and maestro rules", "What does Visa charge?")
+    # a name joined to a three-letter common word of the question's language ("TARGET-dag": TARGET day)
+    assert mentioned("TARGET-dag", "when the execution date is not a target day", "geen TARGET-dag")
+    assert not mentioned("TARGET-dag", "the execution date is a business day", "geen TARGET-dag")
+
+
+def test_a_lone_capital_is_no_name_that_must_be_mentioned():
+    from bot.gate.claims import extract_claims
+
+    assert extract_claims("Under which change request were these E&I message versions added?", "en").names == []
+    assert extract_claims("Does Visa charge a fee?", "en").names == ["Visa"]
 
 
 def test_the_dense_bar_is_higher_when_dense_and_word_overlap_point_at_different_chunks():

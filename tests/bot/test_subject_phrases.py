@@ -30,6 +30,10 @@ def test_phrases_are_content_terms_in_a_row():
     # stop words and asking words drop out: "the cancellation of the cover" is one phrase
     assert ("cancel", "cover") in question_phrases("May the cancellation of the cover be requested?", "en")
     assert question_phrases("What is the fee?", "en") == []
+    # an asking word, a number or a code between two words breaks the phrase: they were never neighbours
+    assert question_phrases("What is code MM26 used for?", "en") == []
+    assert ("iso", "messag") not in question_phrases("What is the ISO 20022 message for a change?", "en")
+    assert ("use", "bank") not in question_phrases("Which message does a customer use to ask its bank?", "en")
 
 
 def test_phrase_counts_count_a_chunk_once():

@@ -1,0 +1,59 @@
+"""The calibration sweep replays the defining route (a span that defines the question's code or
+element answers at its own dense bar) exactly as the offline model applies it."""
+
+from __future__ import annotations
+
+import random
+
+from bot.offline.offline_model import Decision, OfflineRulebookModel
+from evals.calibration import Bar, Signal, _Columns, bar_of, defining_sweep, point, prune
+
+
+def _signals(n: int = 300) -> list[Signal]:
+    rng = random.Random(7)
+    views = ("normal", "excluded", "unanswerable")
+    return [Signal("real2", rng.choice(views), rng.choice([None, rng.uniform(0.8, 0.95)]), rng.random(),
+                   rng.random() < 0.1, rng.random() < 0.95, rng.random() < 0.7,
+                   rng.choice([None, rng.uniform(0.78, 0.9)]), agree=rng.choice([None, True, False]),
+                   max_dense_defining=rng.choice([None, rng.uniform(0.75, 0.9)]))
+            for _ in range(n)]
+
+
+def test_the_vectorised_defining_route_replays_exactly_what_the_reference_does():
+    signals = _signals()
+    columns = _Columns(signals)
+    for bar in (Bar(0.86, 0.5, 0.82, 0.88, min_dense_defining=0.8), Bar(0.86, 0.5, min_dense_defining=0.84),
+                Bar(0.86, 0.5, 0.82, 0.88, min_dense_phrase=0.89, min_dense_defining=0.78)):
+        assert columns.point(bar) == point(signals, bar)
+    without = point(signals, Bar(0.86, 0.5))
+    low = point(signals, Bar(0.86, 0.5, min_dense_defining=0.78))
+    assert low["answered_share"] > without["answered_share"]
+    assert low["refused_when_excluded"] <= without["refused_when_excluded"]
+    points = defining_sweep(signals, Bar(0.86, 0.5))
+    assert any(p["min_dense_defining"] is None for p in points) and len(points) > 5
+    best = max(points, key=lambda p: p["f1"])
+    assert columns.point(bar_of(best)) == best
+
+
+def test_a_defining_route_that_changes_one_dev_outcome_is_switched_off():
+    def sig(view, defining, right=True):
+        return Signal("real2", view, 0.83, 0.3, False, True, right, max_dense_defining=defining)
+
+    bar = Bar(0.86, 0.5, min_dense_defining=0.8)
+    one = [sig("normal", 0.82), sig("normal", None), sig("excluded", 0.79, False)]
+    assert prune(one, bar).min_dense_defining is None
+    two = [*one, sig("normal", 0.85)]
+    assert prune(two, bar).min_dense_defining == 0.8
+
+
+def test_the_offline_model_answers_on_a_defining_span_only_at_its_bar():
+    decision = Decision("What is code MM26 used for?", 10, [], 0.838, 0.33, False, agree=True,
+                        max_dense_defining=0.83)
+    model = OfflineRulebookModel()
+    model.min_dense_defining = None
+    assert not model.answers(decision)  # below the dense and the lexical bar
+    model.min_dense_defining = 0.82
+    assert model.answers(decision)
+    model.min_dense_defining = 0.84
+    assert not model.answers(decision)
+    assert not model.answers(Decision("What is code X used for?", 10, [], 0.838, 0.33, False, agree=True))
