@@ -26,6 +26,12 @@ hits down four or five places and cost MRR on both golden sets; the bounds below
    it means something different in each (ObliQA's gold passages include such pairs). Two
    versions of one text are never collapsed: they differ exactly in the figures a question may be about, and
    step 2 already ranks the older one down.
+4. After the moves of steps 1 and 2, a table of contents goes to the end of the list: a chunk most of whose lines are
+   entries led by dots to a page number (`is_contents`). It names every message, element and
+   section of its document with almost no other words, so BM25 ranks it first for any identifier it
+   lists ("camt.087" found the contents pages of the E&I report above the message's own section),
+   and coherence lifted its pages together; yet it answers nothing. It stays a candidate (a question
+   about the document's outline still finds it when nothing else does).
 """
 
 from __future__ import annotations
@@ -45,6 +51,10 @@ DUPLICATE_JACCARD = 0.9
 _VERSION_WORDS = re.compile(
     r"\b(v(?:ersion|ersie)?\.?\s*\d+(?:\.\d+)*|\d{4}(?:-\d{2}){0,2}|archived|superseded|draft)\b", re.I)
 _WORD = re.compile(r"\w+")
+# an entry of a table of contents: a title led by dots (or an ellipsis) to a page number
+_CONTENTS_ENTRY = re.compile(r"(?:\.{4,}|…{2,}|(?:\. ){3,})\s*\d{1,4}\s*$")
+CONTENTS_SHARE = 0.6  # of a chunk's lines (at least CONTENTS_LINES of them) that are such entries
+CONTENTS_LINES = 3
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 # Words that turn a question to an earlier state of the rules (en, nl, fr, de; accents folded).
 # Common words that only sometimes mean "before" (nl "voor", de "vor", "bis") are left out.
@@ -149,6 +159,14 @@ def jaccard(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> float:
     return len(a & b) / len(a | b)
 
 
+def is_contents(payload: ChunkPayload) -> bool:
+    """Is this chunk a table of contents (see step 0 of the module docstring)?"""
+    lines = [line for line in payload.text.split("\n") if line.strip()]
+    if len(lines) < CONTENTS_LINES:
+        return False
+    return sum(bool(_CONTENTS_ENTRY.search(line)) for line in lines) >= CONTENTS_SHARE * len(lines)
+
+
 def _coherence_order(candidates: list[ScoredChunk]) -> list[int]:
     """Indexes of the candidates after the bounded section lift (stable otherwise)."""
     window: dict[tuple[str, ...], int] = {}
@@ -198,6 +216,9 @@ def section_coherence_rerank(candidates: list[ScoredChunk], k: int = 10,
     if not candidates:
         return []
     order = _version_order(candidates, _coherence_order(candidates), query)
+    contents = {i for i, c in enumerate(candidates) if is_contents(c.payload)}
+    if contents:  # after the lifts: contents pages lift each other by coherence
+        order = [i for i in order if i not in contents] + [i for i in order if i in contents]
     # a text's trigrams only when a kept neighbour asks for them (most hits have none): the
     # trigrams of 30 chunk texts were the largest part of a search's CPU
     grams: dict[int, set[tuple[str, ...]]] = {}

@@ -7,6 +7,7 @@ from knowledge.section_rerank import (
     MAX_LIFT,
     OLDER_VERSION_DROP,
     asks_about_the_past,
+    is_contents,
     section_coherence_rerank,
 )
 from knowledge.store import ScoredChunk, reading_order_ties
@@ -77,3 +78,25 @@ def test_score_ties_come_back_in_reading_order() -> None:
     tied = [ScoredChunk(chunk("B", 3, "1"), 0.5), ScoredChunk(chunk("A", 7, "1"), 0.5),
             ScoredChunk(chunk("A", 2, "1"), 0.5), ScoredChunk(chunk("C", 1, "1"), 0.9)]
     assert [h.payload.chunk_id for h in reading_order_ties(tied)] == ["C:1", "A:2", "A:7", "B:3"]
+
+
+CONTENTS = ("18 camt.087.001.07 RequestToModifyPaymentV07 .......................................... 156\n"
+            "18.1 MessageDefinition Functionality .............................................. 156\n"
+            "18.2 Structure ................................................................... 157\n"
+            "18.3 Constraints ................................................................. 158")
+
+
+def test_a_table_of_contents_goes_below_every_passage_that_says_something() -> None:
+    toc = [chunk("EI", 3, "Table of Contents", CONTENTS), chunk("EI", 4, "Table of Contents", CONTENTS + "\n19 x .... 170")]
+    passages = [chunk("EI", 300 + i, f"18.{i + 1}") for i in range(3)]
+    assert order([*toc, *passages]) == ["EI:300", "EI:301", "EI:302", "EI:3", "EI:4"]
+    assert order([*toc, *passages], k=3) == ["EI:300", "EI:301", "EI:302"]
+    assert order(toc) == ["EI:3", "EI:4"]  # nothing else: the outline is still found
+
+
+def test_only_dot_led_page_entries_make_a_table_of_contents() -> None:
+    assert is_contents(chunk("EI", 3, "Table of Contents", CONTENTS))
+    prose = ("The RequestToModifyPayment message is sent by a case creator.\nIt is used on page 156.\n"
+             "Usage rules follow in section 18.3.\nSee 18.4 for constraints.")
+    assert not is_contents(chunk("EI", 300, "RequestToModifyPaymentV07", prose))
+    assert not is_contents(chunk("EI", 301, "x", "Total .......... 12"))  # one line is no table of contents
