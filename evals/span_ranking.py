@@ -37,6 +37,8 @@ BASELINE = Path(__file__).parent / "baselines" / "span_weights.json"
 RULE = ("weights, L2 strength (5-fold CV over dev questions, the strongest within one question of the best) and "
         "quote margin (the hand weights' quoting budget) chosen on dev only; test figures printed for the record")
 COLUMNS: tuple[str, ...] = ("dense", *SIGNALS)
+# the columns of case files written before they named their columns (session 6, before "name_parts")
+LEGACY_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "name_parts")
 STRENGTHS: tuple[float, ...] = (0.00001, 0.00003, 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 FOLDS = 5
 MARGINS: tuple[float, ...] = tuple(round(0.01 * i, 2) for i in range(1, 16))
@@ -65,13 +67,20 @@ class SpanCase:
 
     def to_json(self) -> dict[str, Any]:
         return {"question_id": self.question_id, "corpus": self.corpus, "split": self.split,
-                "features": np.round(self.features, 5).tolist(), "right": self.right.tolist(),
-                "best": self.best.tolist(), "texts": self.texts}
+                "columns": list(COLUMNS), "features": np.round(self.features, 5).tolist(),
+                "right": self.right.tolist(), "best": self.best.tolist(), "texts": self.texts}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SpanCase:
-        width = len(COLUMNS)
-        features = np.asarray(data["features"], dtype=np.float64).reshape(-1, width)
+        # cases recorded before a signal was added lack its column: it reads as 0 there, so a fit on
+        # them leaves that signal at its prior (its hand weight)
+        columns = list(data.get("columns") or LEGACY_COLUMNS)
+        stored = np.asarray(data["features"], dtype=np.float64).reshape(-1, len(columns))
+        features = np.zeros((stored.shape[0], len(COLUMNS)))
+        for index, name in enumerate(columns):
+            if name not in COLUMNS:
+                raise ValueError(f"span cases hold a column this model does not have: {name}")
+            features[:, COLUMNS.index(name)] = stored[:, index]
         return cls(data["question_id"], data["corpus"], data["split"], features,
                    np.asarray(data["right"], dtype=bool), np.asarray(data["best"], dtype=bool),
                    list(data.get("texts", [])))

@@ -88,6 +88,7 @@ from bot.offline.span_scoring import (
     depends_on_previous,
     is_condition,
     is_heading,
+    is_list_item,
     parse_table,
     uncovered_terms,
 )
@@ -127,6 +128,7 @@ MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in or
 MAX_LIST_ROWS = 20
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
+MAX_CONDITIONS = 3  # condition sentences quoted after a number or record, as one run of alternatives
 MAX_SECTION_READS = 2
 # the span signals (bot.offline.span_ranker.SIGNALS) of a span that defines what the question names
 DEFINING_SIGNALS = ("defines", "code_row", "element_defines")
@@ -538,7 +540,8 @@ class OfflineRulebookModel(BaseChatModel):
             if in_order:
                 return self._write(language, in_order, [], spans)
         best = spans[0]
-        chosen = [s for s in spans if s.table is None and s.score >= best.score - QUOTE_MARGIN][:MAX_QUOTES]
+        chosen = _distinct_texts([s for s in spans if s.table is None
+                                  and s.score >= best.score - QUOTE_MARGIN])[:MAX_QUOTES]
         rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
         pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
         for target in _followed(spans, pointed):
@@ -646,12 +649,14 @@ class OfflineRulebookModel(BaseChatModel):
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
                table_first: bool = False, listing: bool = False) -> str:
         tables = _distinct_tables(rows)[:MAX_TABLES]
+        # the row keyed by what the question names answers it: shown before sentences that only mention it
+        table_first = table_first or (any(r.defining for r in rows) and not any(s.defining for s in chosen))
         quoted = [*chosen, *tables]
         source_languages = list(dict.fromkeys(s.chunk.language[:2] for s in quoted))
         frames = _FRAME.get(language, _FRAME["en"])
         other = [lang for lang in source_languages if lang != language]
         frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
-        prose = [f"- {_cited(span.text, span.handle)}" for span in chosen]
+        prose = [f"- {_cited(span.text, span.handle)}" for span in _distinct_texts(chosen)]
         rendered = [self._table(best, spans, language, listing) for best in tables]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
         lines = [frame]
@@ -662,8 +667,8 @@ class OfflineRulebookModel(BaseChatModel):
 
     def _table(self, best: Span, spans: list[Span], language: str, listing: bool = False) -> list[str]:
         header, rows = parse_table(best.chunk.tables_csv[best.table or 0])
-        if listing:  # "list all …": the table is the list
-            chosen = rows[:MAX_LIST_ROWS]
+        if listing:  # "list all …": the table is the list, with its continuation after a page break
+            chosen = [*rows, *_continued_rows(best.chunk, best.table or 0, header)][:MAX_LIST_ROWS]
         else:
             same = [s for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
                     and s.row is not None]
@@ -887,8 +892,10 @@ def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[
 
 def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = False) -> list[Span]:
     """The quotes with the neighbours they need, in place: the sentence before one that leans on it
-    ("This period …", or a lead-in ending in ":"), the condition after one that states a number
-    ("… within 10 days." / "If the payer …"), the items after a quoted lead-in ending in ":", and
+    ("This period …", or a lead-in ending in ":"), the sentence after one that leans on it and is close
+    to the question itself (its conclusion: "It is therefore acceptable …"), the condition after one that
+    states a number ("… within 10 days." / "If the payer …", with the alternatives that follow it:
+    "When true …" / "When false …"), the items after a quoted lead-in ending in ":", and
     for a "list all" question the sentences that follow the best one in its chunk (the list itself)."""
     prose_spans = {(s.chunk.chunk_id, s.position): s for s in spans if s.table is None}
     out: list[Span] = []
@@ -905,15 +912,44 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
         if (index == 0 and listing) or lead_in:
             # the list itself; a lead-in ending in ":" ("Rejecting a case assignment occurs when:") says
             # nothing without the items that follow it, list question or not
-            position, limit = key[1] + 1, len(out) + (MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS)
-            while (item := prose_spans.get((key[0], position))) is not None and len(out) < limit:
+            limit = len(out) + (MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS)
+            for item in _items_after(span, prose_spans, spans):
+                if len(out) >= limit:
+                    break
                 if item not in out:
                     out.append(item)
-                position += 1
+        elif after is not None and after not in out and after not in chosen and depends_on_previous(after.text) \
+                and after.relevant:
+            # the sentence after leans on the quote and is itself close to the question ("In such a situation,
+            # it would be redundant …" / "It is therefore quite acceptable … to skip …"): its conclusion
+            out.append(after)
         elif after is not None and after not in out and after not in chosen and is_condition(after.text) \
                 and (span.holds_asked_fact or re.search(r"\d", span.text)):
             out.append(after)
+            # conditions come as alternatives ("When true, …" / "When false, …", "If … / Unless …"): the
+            # one the question asks about may be the second, so the run of conditions is quoted whole
+            position = key[1] + 2
+            while (item := prose_spans.get((key[0], position))) is not None and is_condition(item.text) \
+                    and position - key[1] <= MAX_CONDITIONS:
+                if item not in out and item not in chosen:
+                    out.append(item)
+                position += 1
     return out
+
+
+def _items_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Sequence[Span]) -> Iterator[Span]:
+    """The sentences after `span` in reading order: the rest of its chunk, then the next chunk of
+    its rulebook when a tool showed it and it opens with a list item (a list the chunker cut goes on
+    there: "(b) … ;" / "(c) … ;")."""
+    chunk_id, position = span.chunk.chunk_id, span.position + 1
+    while (item := prose_spans.get((chunk_id, position))) is not None:
+        yield item
+        position += 1
+    following = next((s.chunk.chunk_id for s in spans if s.chunk.rulebook_id == span.chunk.rulebook_id
+                      and s.chunk.chunk_index == span.chunk.chunk_index + 1), None)
+    rest = sorted((s for (cid, _), s in prose_spans.items() if cid == following), key=lambda s: s.position)
+    if rest and is_list_item(rest[0].text):
+        yield from rest
 
 
 MAX_TABLE_GAP = 300  # characters between a sentence and the table it introduces
@@ -946,17 +982,29 @@ def _pointed_definition(span: Span, spans: Sequence[Span], pointer_only: bool = 
     if span.table is not None or (pointer_only and not _is_pointer(span)):
         return None
     for ref in type_references(span.text):
-        heading = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+" + re.escape(ref.name) + r"(?![\w])")
-        for candidate in spans:
-            if candidate.table is not None or candidate.chunk.rulebook_id != span.chunk.rulebook_id:
-                continue
-            m = heading.search(_flat(candidate.chunk.text))
-            if m is None:
-                continue
-            after = sorted((o, s.position, s) for s in spans if s.chunk.chunk_id == candidate.chunk.chunk_id
-                           and s.table is None and (o := _offset(s)) >= m.start())
-            if after and not _is_pointer(after[0][2]):
-                return after[0][2]
+        found = _definition_under(ref.name, spans, span.chunk.rulebook_id)
+        if found is not None:
+            return found
+    return None
+
+
+def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str) -> Span | None:
+    """The first sentence under a numbered heading naming `name` ("19.2.3.6 CaseStatus2Code"), in a
+    chunk of that rulebook a tool showed (each chunk searched once); None when none holds it."""
+    heading = re.compile(r"(?<![\w.])(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+" + re.escape(name) + r"(?![\w])")
+    searched: set[str] = set()
+    for candidate in spans:
+        if candidate.table is not None or candidate.chunk.rulebook_id != rulebook_id \
+                or candidate.chunk.chunk_id in searched:
+            continue
+        searched.add(candidate.chunk.chunk_id)
+        m = heading.search(_flat(candidate.chunk.text))
+        if m is None:
+            continue
+        after = sorted((o, s.position, s) for s in spans if s.chunk.chunk_id == candidate.chunk.chunk_id
+                       and s.table is None and (o := _offset(s)) >= m.start())
+        if after and not _is_pointer(after[0][2]):
+            return after[0][2]
     return None
 
 
@@ -1027,6 +1075,39 @@ def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:
     densest = max(spans, key=lambda s: max((d for d in (s.dense, s.dense_full) if d is not None), default=-1.0))
     wordiest = max(spans, key=lambda s: s.lexical)
     return spans[0].rank, densest.chunk.chunk_id == wordiest.chunk.chunk_id
+
+
+def _continued_rows(chunk: ChunkPayload, index: int, header: list[str]) -> list[list[str]]:
+    """The rows of the tables right after table `index` of the chunk that repeat its header: the PDF
+    breaks one list into a table per page ("CLSD, ASGN" / "INVE, UKNW, ODUE" under the same
+    "CodeName, Name, Definition")."""
+    text = _flat(chunk.text)
+    end = text.find(_flat(chunk.tables_csv[index])[:80])
+    rows: list[list[str]] = []
+    for table in chunk.tables_csv[index + 1:]:
+        more_header, more = parse_table(table)
+        at = text.find(_flat(table)[:80], max(0, end))
+        # the same header with no heading between: one list; a heading starts another type's list
+        if more_header != header or end < 0 or at < 0 or _NUMBERED_HEADING.search(text[end:at]) \
+                or at - end > len(_flat(chunk.tables_csv[index])) + MAX_TABLE_GAP:
+            break
+        rows += more
+        end, index = at, index + 1
+    return rows
+
+
+def _distinct_texts(spans: Sequence[Span]) -> list[Span]:
+    """The spans without repeats of a text already among them, best first: a guide repeats the same
+    sentence under every element of a type ("The number of fractional digits … must comply with ISO
+    4217."), and quoting it three times says it once and leaves no room for what answers."""
+    seen: set[str] = set()
+    out: list[Span] = []
+    for span in spans:
+        key = " ".join(fold_accents(span.text).casefold().split())
+        if key not in seen:
+            seen.add(key)
+            out.append(span)
+    return out
 
 
 def _distinct_tables(rows: list[Span]) -> list[Span]:

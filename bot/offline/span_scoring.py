@@ -44,7 +44,7 @@ from cachetools import LRUCache, cached
 from bot.gate.claims import extract_claims
 from bot.offline.asked_value import asked_unit, asked_value, holds_value
 from bot.offline.span_ranker import WEIGHTS, weighted
-from knowledge.bm25 import tokenize
+from knowledge.bm25 import compound_parts, tokenize
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
 from knowledge.word_forms import fold_accents
@@ -115,11 +115,16 @@ _DOT_LEADER = re.compile(r"(?:\.\s?){6,}|(?:…\s?){3,}")
 _LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
 # page furniture: a copyright line (with the running header the PDF text joins to it) answers nothing
-_FURNITURE = re.compile(r"^\W{0,3}(?:©|\(c\)\s|copyright\b)", re.IGNORECASE)
+# ("(c)" only with a year after it, optionally behind the holder's name: "(c) 2019 SWIFT", "(c) EPC 2023";
+# "(c) the participant shall …" is the third item of a list)
+_FURNITURE = re.compile(r"^\W{0,3}(?:©|\(c\)\s+(?:[A-Z][\w&.-]*\s+){0,5}(?:19|20)\d{2}\b|copyright\b)",
+                        re.IGNORECASE)
 _TERMINAL = re.compile(r"[.!?:;…][\"'”’»)\]]*$")
 MIN_JOIN_CHARS = 60
 MAX_LIST_ITEMS = 8  # a lead-in ending in ":" and its short list items are one span: the list is the answer
 MAX_LIST_ITEM_CHARS = 100
+MAX_ITEM_DESCRIPTION_CHARS = 300  # a titled item's one paragraph ("A. Header" / "Set of characteristics …")
+MAX_TITLED_LIST_CHARS = 1200
 # A field record: a numbered heading naming one element, then its "Label: value" lines ("10.1.9.1.1
 # EnrolmentStartDate <EnrlmntStartDt>" / "Presence: [0..1]" / "Definition: …" / "Datatype: …"), as
 # message definition reports and technical specifications lay out every element. The record is
@@ -128,7 +133,8 @@ _FIELD_LINE = re.compile(r"^[A-Z][A-Za-z]+(?: [A-Za-z]+){0,2}:\s+\S")
 _RECORD_HEADING = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+(?P<name>\S.{0,118})$")
 MIN_RECORD_FIELDS = 2
 MAX_RECORD_CHARS = 700
-RECORD = "\u2063"  # marks a record block in `prose` (an invisible separator the PDF text never holds)
+RECORD = "\u2063"  # marks a block `prose` keeps as one span, a field record or a titled list (an invisible
+# separator the PDF text never holds)
 _MEASURED = frozenset({"lexical", "dense_gain"})  # signals every span has; the rest are clues (`Span.bonus`)
 
 
@@ -201,14 +207,42 @@ def _short_list_after(blocks: list[str], index: int) -> list[str]:
     answer: "… one of the following reasons only: • Duplicate sending; • …"); else none."""
     if not blocks[index].rstrip().endswith(":"):
         return []
+    following = blocks[index + 1:]
+    if len(following) > 1 and _LIST_ITEM.match(following[0]) and not _LIST_ITEM.match(following[1]):
+        return _titled_items(following)
     items: list[str] = []
-    for block in blocks[index + 1:]:
+    for block in following:
         if not _LIST_ITEM.match(block):
             break
         items.append(block)
     if not items or len(items) > MAX_LIST_ITEMS or any(len(item) > MAX_LIST_ITEM_CHARS for item in items):
         return []
     return items
+
+
+def is_list_item(text: str) -> bool:
+    """"(c) the participant …", "• Duplicate sending;", "B. CreditorEnrolment": an item of a list."""
+    return bool(_LIST_ITEM.match(text))
+
+
+def _titled_items(blocks: list[str]) -> list[str]:
+    """A list whose items are titles, each with one paragraph that describes it ("A. Header" / "Set
+    of characteristics to identify the message …" / "B. CreditorEnrolment" / …): the titles and
+    their descriptions in order, when there are at least two items, few and short; else none."""
+    taken: list[str] = []
+    titles = 0
+    for block in blocks:
+        if _LIST_ITEM.match(block) and len(block) <= MAX_LIST_ITEM_CHARS:
+            taken.append(block)
+            titles += 1
+        elif taken and _LIST_ITEM.match(taken[-1]) and len(block) <= MAX_ITEM_DESCRIPTION_CHARS \
+                and not _SECTION_NUMBER.match(block) and not block.rstrip().endswith(":"):
+            taken.append(block)
+        else:
+            break
+    if titles < 2 or titles > MAX_LIST_ITEMS or sum(len(b) + 1 for b in taken) > MAX_TITLED_LIST_CHARS:
+        return []
+    return taken
 
 
 def _record_fields(blocks: list[str], index: int) -> list[str]:
@@ -244,8 +278,9 @@ def _record_starts(block: str) -> list[str]:
 
 def prose(chunk: ChunkPayload) -> str:
     """The chunk's text without its tables, one paragraph a line pair, broken sentences joined, and
-    a lead-in ending in ":" joined with the short list items that follow it, and a field record
-    (heading + "Label: value" lines) as one block, without the heading's number, marked `RECORD`."""
+    a lead-in ending in ":" joined with the short list items that follow it (or with its titled items
+    and their descriptions, marked `RECORD`), and a field record (heading + "Label: value" lines) as
+    one block, without the heading's number, marked `RECORD`."""
     text = chunk.text
     for table in chunk.tables_csv:
         text = text.replace(table, " ").replace(table.strip(), " ")
@@ -264,7 +299,10 @@ def prose(chunk: ChunkPayload) -> str:
             continue
         items = _short_list_after(blocks, i)
         if items:
-            joined.append(" ".join([block, *items]))
+            # a list of titled items stays one span: cut into sentences, its last title would be a
+            # fragment of two words, dropped, and the list would lose an item
+            titled = any(not _LIST_ITEM.match(item) for item in items)
+            joined.append((RECORD if titled else "") + " ".join([block, *items]))
             i += 1 + len(items)
             continue
         if joined and _continues(joined[-1], block):
@@ -553,10 +591,41 @@ def element_names(text: str) -> set[str]:
     return {m.casefold() for m in _ELEMENT_NAME.findall(text)}
 
 
+MAX_SPELLED_WORDS = 4  # "merchant category code" -> MerchantCategoryCode; longer runs name no element
+
+
+_RECORD_FIELD = re.compile(r"\b(?:Presence|Definition|Datatype|Type|Multiplicity):\s")
+
+
+def is_record(text: str) -> bool:
+    """A field record as `prose` makes it ("ServiceActivationAllowed <SvcActvtnAllwd> Presence: [1..1]
+    Definition: …"): an element's name with its labelled fields, not a sentence about it."""
+    return len(_RECORD_FIELD.findall(text)) >= MIN_RECORD_FIELDS
+
+
+def spelled_element_names(text: str) -> set[str]:
+    """The element names a question may spell out in words ("the merchant category code" ->
+    merchantcategorycode, "case status" -> casestatus): every run of two to four consecutive words,
+    folded and joined. A message guide keys its rows and records by the run-together name, and a
+    user writes the words; `defines` matches a name only as a row's key cell or a record's head, so
+    a run that is no element's name matches nothing."""
+    words = re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", _fold(text)))  # "the creditor's instruction"
+    return {"".join(words[i:i + n]) for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(words) - n + 1)
+            if all(len(w) > 1 for w in words[i:i + n])}
+
+
 def asks_about_element(question: str) -> bool:
     """Does the question ask about an element itself (its type, format, length, multiplicity, whether
     it is mandatory, what it means), rather than about a rule or a step that involves it?"""
     return bool(_ABOUT_ELEMENT.search(question))
+
+
+@cached(LRUCache(maxsize=20_000), lock=threading.Lock())
+def _name_part_terms(text: str, language: str) -> frozenset[str]:
+    """The terms of the words inside a text's run-together names ("ServiceActivationAllowed" ->
+    servic, activ, allow), remembered by text like `_facts_of`."""
+    parts = compound_parts(text)
+    return frozenset(tokenize(" ".join(parts), language)) if parts else frozenset()
 
 
 def _terms(text: str, language: str) -> set[str]:
@@ -657,6 +726,11 @@ class SpanScorer:
         # ("When is X required?" asks for the condition, which the element's record does not state)
         asked_elements = (element_names(query) - naming
                           if asks_about_element(query) and not condition else set())
+        # ... and one it spells out in words ("Is the merchant category code mandatory?"): the row or
+        # record keyed MerchantCategoryCode holds its multiplicity and type. Words are weaker evidence
+        # than the name itself, so only a row or a field record counts, not a sentence opening with it
+        spelled = (spelled_element_names(query) - naming - asked_elements
+                   if asks_about_element(query) and not condition else set())
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)
@@ -671,6 +745,11 @@ class SpanScorer:
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
             have = set(tokenize(span.text, lang))
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
+            inside = (wanted & _name_part_terms(span.text, lang)) - have
+            if inside:
+                # "fraction digits" in "totalDigits 18 fractionDigits 5": the question's words written
+                # inside a guide's run-together names (retrieval searches them too: bm25.query_weights)
+                span.signals["name_parts"] = len(inside) / len(wanted)
             if self.vocabulary is not None and wanted:
                 if lang not in rarity:
                     rarity[lang] = {t: -math.log(max(r.chunk_share, MIN_CHUNK_SHARE))
@@ -700,6 +779,10 @@ class SpanScorer:
             if condition and span.table is None and states_condition(span.text) and wanted & have:
                 clues["condition"] = 1.0
             if asked_elements and not span.defining and defines(span, asked_elements):
+                clues["element_defines"] = 1.0
+                span.defining = True
+            if spelled and not span.defining and (span.row is not None or is_record(span.text)) \
+                    and defines(span, spelled):
                 clues["element_defines"] = 1.0
                 span.defining = True
             other_language = language is not None and lang != language[:2]

@@ -8,7 +8,16 @@ import numpy as np
 import pytest
 
 from bot.offline import span_ranker
-from evals.span_ranking import COLUMNS, SpanCase, _bfgs, calibrate, cross_validate, fit, top_right
+from evals.span_ranking import (
+    COLUMNS,
+    LEGACY_COLUMNS,
+    SpanCase,
+    _bfgs,
+    calibrate,
+    cross_validate,
+    fit,
+    top_right,
+)
 
 
 def _case(qid: str, split: str, rng: np.random.Generator, n: int = 12) -> SpanCase:
@@ -85,6 +94,20 @@ def test_cases_survive_their_json_round_trip():
     assert again.question_id == "q1" and again.split == "test"
     assert np.allclose(again.features, case.features, atol=1e-5)
     assert (again.right == case.right).all()
+
+
+def test_cases_recorded_before_a_signal_was_added_read_it_as_zero():
+    rng = np.random.default_rng(7)
+    case = _case("q2", "dev", rng)
+    legacy = case.to_json()
+    del legacy["columns"]
+    legacy["features"] = case.features[:, [COLUMNS.index(c) for c in LEGACY_COLUMNS]].tolist()
+    again = SpanCase.from_json(legacy)
+    assert again.features.shape == case.features.shape
+    assert (again.features[:, COLUMNS.index("name_parts")] == 0).all()
+    assert np.allclose(again.features[:, COLUMNS.index("defines")], case.features[:, COLUMNS.index("defines")])
+    with pytest.raises(ValueError, match="shoe_size"):
+        SpanCase.from_json({**case.to_json(), "columns": [*COLUMNS[:-1], "shoe_size"]})
 
 
 def test_the_weights_file_is_read_whole_and_a_signal_it_does_not_know_is_an_error(tmp_path):

@@ -1,0 +1,132 @@
+"""Key facts in the offline model's answers: the neighbour holding the condition asked about, the row
+keyed by an element the question spells out in words, whole lists, and no quote repeated (no encoder:
+lexical scoring only, as the sample corpus tests run)."""
+
+from __future__ import annotations
+
+from bot.offline.offline_model import OfflineRulebookModel
+from bot.offline.span_scoring import SpanScorer, is_heading, is_record, spelled_element_names
+from knowledge.payload import ChunkPayload
+
+
+def chunk(text: str, tables: list[str] | None = None, index: int = 0, page: int = 3) -> ChunkPayload:
+    return ChunkPayload(chunk_id=f"GUIDE-1:{index}", rulebook_id="GUIDE-1", rulebook_title="Message guide",
+                        page_start=page, page_end=page, section_path=["2"], section_key="2",
+                        section_title="Elements", chunk_index=index, text=text, tables_csv=tables or [],
+                        content_hash=f"h{index}")
+
+
+def bullets(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("- ")]
+
+
+def test_the_run_of_alternative_conditions_after_a_record_is_quoted_whole():
+    record = ("10.1.9.1.4 ServiceActivationAllowed <SvcActvtnAllwd>\n\nPresence: [1..1]\n\n"
+              "Definition: Define the acceptance of activation requests through the scheme.\n\n"
+              "When true, it is possible for the debtor to send activation requests through its provider.\n\n"
+              "When false, it is not possible for the debtor to send activation requests through servicing messages.\n\n"
+              "The element is repeated in every status report that the scheme sends back to the creditor.")
+    text = OfflineRulebookModel(min_lexical=0.25).compose(
+        "What does ServiceActivationAllowed mean?", "en", [("S1", chunk(record))])
+    assert "When true, it is possible" in text and "When false, it is not possible" in text, text
+    assert "repeated in every status report" not in text, text  # not a condition: the run ends before it
+
+
+def test_a_sentence_repeated_across_chunks_is_quoted_once():
+    repeated = "The number of fractional digits of the amount must comply with the currency standard."
+    hits = [("S1", chunk(f"The amount type holds a currency attribute.\n\n{repeated}", index=0)),
+            ("S2", chunk(f"The other amount type holds a currency attribute too.\n\n{repeated}", index=1, page=4))]
+    text = OfflineRulebookModel(min_lexical=0.25).compose(
+        "What must the fractional digits of the amount comply with?", "en", hits)
+    assert sum(repeated[:-1] in line for line in bullets(text)) == 1, text
+
+
+ELEMENTS = ("Or,MessageElement<XML Tag>,Mult.,Type,Page\n"
+            ",Creditor <Cdtr>,[1..1],±,9\n"
+            ",MerchantCategoryCode <MrchntCtgyCd>,[1..1],IdentifierSet,9\n"
+            ",CreditorLogo <CdtrLogo>,[0..1],Binary,10\n")
+
+
+def test_an_element_spelled_out_in_words_is_answered_by_the_row_it_keys_first():
+    # the sentence scores best on words (no encoder here), the row close behind it; the sentence only
+    # mentions the element, the row keyed by it answers
+    hits = [("S1", chunk("The merchant category is classified by the goods it sells.\n\n"
+                         + ELEMENTS, [ELEMENTS]))]
+    text = OfflineRulebookModel(min_lexical=0.0).compose(  # span choice, not the answer/refuse bar
+        "Is the merchant category code mandatory in the enrolment request?", "en", hits)
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[1].startswith("|  | MerchantCategoryCode <MrchntCtgyCd> | [1..1] | IdentifierSet"), text
+    # the defining row comes before the sentence that only mentions the element
+    assert text.index("MerchantCategoryCode <MrchntCtgyCd>") < text.index("classified by the goods"), text
+
+
+def test_spelled_names_match_only_rows_and_records():
+    assert "merchantcategorycode" in spelled_element_names("Is the merchant category code mandatory?")
+    assert is_record("CaseStatus <CaseSts> Presence: [1..1] Definition: Status of the case.")
+    assert not is_record("CaseStatus <CaseSts> contains the following elements")
+    c = chunk("CaseStatus <CaseSts> contains the following elements for every report that is sent.")
+    spans = SpanScorer(None, None).score("How often must the case status occur?", [("S1", c)], set())
+    assert spans and not any(s.defining for s in spans)  # a sentence opening with the name does not define it
+
+
+def test_the_question_words_inside_run_together_names_are_a_signal_of_their_own():
+    c = chunk("Format minInclusive 0 totalDigits 18 fractionDigits 5\n\nThe decimal separator of the amount is a dot.")
+    spans = SpanScorer(None, None).score("How many fraction digits may the amount have?", [("S1", c)], set())
+    digits = next(s for s in spans if "totalDigits" in s.text)
+    assert digits.lexical == 0.0 and digits.signals["name_parts"] > 0  # "fraction", "digits" only inside names
+    assert "name_parts" not in next(s for s in spans if "separator" in s.text).signals
+
+
+def test_the_sentence_that_concludes_from_a_quote_is_quoted_with_it():
+    text = ("A status report is sent when the assigner asks for the status of the case.\n\n"
+            "In such a situation it would be redundant to send a status report before the resolution message.\n\n"
+            "It is therefore acceptable for the assignee to skip the status report and send the resolution message.\n\n"
+            "Other messages of the case follow the usual rules of the scheme for every participant.")
+    answer = OfflineRulebookModel(min_lexical=0.25).compose(
+        "Is it redundant to send a status report before the resolution message?", "en", [("S1", chunk(text))])
+    assert "redundant to send a status report" in answer, answer
+    assert "skip the status report" in answer, answer
+
+
+def test_a_list_of_titled_items_is_one_span_with_every_title():
+    text = ("The enrolment request is composed of 3 building blocks:\n\nA. Header\n\n"
+            "Set of characteristics to identify the message and the parties of the request.\n\n"
+            "B. CreditorEnrolment\n\nSpecific attributes of the creditor and of its enrolment.\n\n"
+            "C. ActivationData")
+    spans = SpanScorer(None, None).score("Which building blocks make up the enrolment request?",
+                                         [("S1", chunk(text))], set())
+    assert any(all(t in s.text for t in ("A. Header", "B. CreditorEnrolment", "C. ActivationData"))
+               for s in spans), [s.text for s in spans]
+
+
+def test_a_list_cut_by_the_chunker_goes_on_in_the_next_chunk_shown():
+    first = ("A participant must meet the following requirements:\n\n"
+             "(a) the participant shall provide its name to the operator of the scheme without delay;\n\n"
+             "(b) the participant shall provide its address to the operator of the scheme without delay;")
+    second = ("(c) the participant shall provide its licence to the operator of the scheme without delay;\n\n"
+              "(d) the participant shall provide its auditor to the operator of the scheme without delay.")
+    hits = [("S1", chunk(first, index=4)), ("S2", chunk(second, index=5, page=4))]
+    text = OfflineRulebookModel().compose("List all the requirements a participant must meet.", "en", hits)
+    for what in ("name", "address", "licence", "auditor"):
+        assert f"its {what} to the operator" in text, text
+
+
+def test_a_code_list_broken_over_two_pages_is_listed_whole():
+    first = "CodeName,Name,Definition\nCLSD,Closed,Case has been closed.\nASGN,Assigned,Case has been assigned.\n"
+    second = "CodeName,Name,Definition\nINVE,UnderInvestigation,Case is under investigation.\n"
+    other = "CodeName,Name,Definition\nFTHI,FurtherInvestigation,Case has been forwarded.\n"
+    text = ("15.4.3.2 CaseStatus <CaseSts>\n\nThe status of the case is one of the following codes of the list:\n\n"
+            f"{first}\n\n{second}\n\n19.2.3.5 CaseForwardingNotification3Code\n\n"
+            f"Definition: Specifies the action requested when forwarding a case.\n\n{other}")
+    answer = OfflineRulebookModel(min_lexical=0.25).compose(
+        "What are all the codes the status of the case can have?", "en",
+        [("S1", chunk(text, [first, second, other]))])
+    for code in ("CLSD", "ASGN", "INVE"):
+        assert f"| {code} |" in answer, answer
+    assert "FTHI" not in answer, answer  # the next type's list, under its own heading
+
+
+def test_the_third_item_of_a_list_is_not_taken_for_a_copyright_line():
+    c = chunk("x")
+    assert not is_heading("(c) the participant shall provide its licence to the operator without delay;", c)
+    assert is_heading("(c) 2019 SWIFT all rights reserved, including the right of reproduction.", c)
