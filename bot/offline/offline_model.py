@@ -471,22 +471,7 @@ class OfflineRulebookModel(BaseChatModel):
         if not hits:
             self._observe(Decision(query, 0, [], None, 0.0, False))
             return refusal
-        claims = extract_claims(query, language)
-        # a name the question gives a shown rulebook ("the SCT rulebook", "the Disputes rulebook") is
-        # covered by that rulebook's title even when no passage the search shows repeats it
-        titles = {f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits}
-        folded = fold_accents(" ".join([*titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])
-                              ).casefold()
-        absent: list[str] = []
-        renderings: list[str] = []
-        for term in dict.fromkeys([*claims.names, *claims.identifiers]):
-            if mentioned(term, folded, query):
-                continue
-            rendering = rendering_in(term, folded) if term in claims.names else None
-            if rendering is not None:
-                renderings.append(rendering)
-            else:
-                absent.append(term)
+        absent, renderings, folded = _name_coverage(query, language, hits)
         absent += _absent_versions(query, folded)
         # a title the question quotes ("section 4.3 'Change management cycle'") names what it is about
         sections = fold_accents(" ".join(c.section_title or "" for _, c in hits)).casefold()
@@ -806,15 +791,31 @@ def _joined_answers(texts: Sequence[str], plain_frame: str) -> str:
 _NAME_WINDOW = 2  # words either side of a name that phrase the search for it (the name weighs more there)
 
 
-def _unmentioned(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[str]:
-    """The question's names and identifiers that no chunk shown mentions, as `compose` checks them (a
-    rulebook's title counts, and a place name written in another language counts as mentioned)."""
+def _name_coverage(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]
+                   ) -> tuple[list[str], list[str], str]:
+    """The question's names and identifiers that no chunk shown mentions, how the chunks write the
+    place names among the others in their own language ("Nederland" for "Pays-Bas"), and the shown
+    text as searched (accents folded, case folded). A name the question gives a shown rulebook ("the
+    SCT rulebook") is covered by that rulebook's title even when no passage repeats it."""
     claims = extract_claims(query, language)
-    titles = " ".join(f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits)
-    folded = fold_accents(" ".join([titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])).casefold()
-    return [term for term in dict.fromkeys([*claims.names, *claims.identifiers])
-            if not mentioned(term, folded, query)
-            and not (term in claims.names and rendering_in(term, folded) is not None)]
+    titles = {f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits}
+    folded = fold_accents(" ".join([*titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])).casefold()
+    absent: list[str] = []
+    renderings: list[str] = []
+    for term in dict.fromkeys([*claims.names, *claims.identifiers]):
+        if mentioned(term, folded, query):
+            continue
+        rendering = rendering_in(term, folded) if term in claims.names else None
+        if rendering is not None:
+            renderings.append(rendering)
+        else:
+            absent.append(term)
+    return absent, renderings, folded
+
+
+def _unmentioned(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[str]:
+    """The question's names and identifiers that no chunk shown mentions, as `compose` checks them."""
+    return _name_coverage(query, language, hits)[0]
 
 
 def _name_search(query: str, language: str, hits: Sequence[tuple[str, ChunkPayload]]) -> str | None:
