@@ -29,7 +29,8 @@ coverage check tied with no check stays off) among the settings that answer no f
 answerable dev questions than the current bars (`ANSWERED_SLACK`), in all and in each dev set
 (ObliQA, sample, real, real2: one set's answers are not traded for another's), and a coverage check that changes
 fewer than two dev outcomes is then switched off (`MIN_CASES_CHANGED`), as is a change of an existing
-check's settings that changes fewer than two dev outcomes against today's (it stays as today). The
+check's settings that changes fewer than two dev outcomes against today's (it stays as today); and
+when the setting so pruned scores a lower dev F1 than today's bars, today's bars stay. The
 coverage checks: the value of the kind asked, the uncovered share, the value gap, the subject terms
 (bot.offline.subject_terms), the rare question phrases (bot.offline.subject_phrases: when enough of
 them are missing from the evidence's document, only a best span with dense >= min_dense_phrase
@@ -416,7 +417,8 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
                                                    phrase_max_share=subject.phrase_max_share,
                                                    phrase_scope=subject.phrase_scope,
                                                    max_missing_neutral=subject.max_missing_neutral,
-                                                   min_missing_phrases=subject.min_missing_phrases)
+                                                   min_missing_phrases=subject.min_missing_phrases,
+                                                   min_dense_defining=subject.min_dense_defining)
                             points.append(columns.point(bar))
     return points
 
@@ -796,6 +798,10 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         # the bars calibrated before stay as they are; only the checks not on yet are swept at them
         points = phrase_sweep(signals, now) + defining_sweep(signals, now)
         bar = prune(signals, bar_of(choose(points, floor, per_set)), now)
+    # pruning works check by check, so the setting it leaves may never have been the best one: when it
+    # scores below today's bars on dev, today's stay
+    if columns.point(bar)["f1"] < columns.point(now)["f1"]:
+        bar = now
     points = [columns.point(now)]
     # the curves through the final setting (pruning may have moved it off the points swept so far)
     points += subject_sweep(signals, bar) + phrase_sweep(signals, bar) + defining_sweep(signals, bar)
