@@ -476,6 +476,13 @@ def prune(signals: Sequence[Signal], bar: Bar, current: Bar | None = None) -> Ba
     return bar
 
 
+def no_worse_than_today(signals: Sequence[Signal], bar: Bar, now: Bar) -> Bar:
+    """`bar`, unless it scores a lower dev F1 than today's bars `now`: pruning works check by check,
+    so the setting it leaves may never have been the best one."""
+    columns = _Columns(signals)
+    return now if columns.point(bar)["f1"] < columns.point(now)["f1"] else bar
+
+
 def choose(points: Sequence[dict[str, Any]], min_answered: float | None = None,
            min_by_source: dict[str, int] | None = None) -> dict[str, Any]:
     """The best point by `_key`, among those answering at least `min_answered` of the answerable
@@ -798,10 +805,7 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         # the bars calibrated before stay as they are; only the checks not on yet are swept at them
         points = phrase_sweep(signals, now) + defining_sweep(signals, now)
         bar = prune(signals, bar_of(choose(points, floor, per_set)), now)
-    # pruning works check by check, so the setting it leaves may never have been the best one: when it
-    # scores below today's bars on dev, today's stay
-    if columns.point(bar)["f1"] < columns.point(now)["f1"]:
-        bar = now
+    bar = no_worse_than_today(signals, bar, now)
     points = [columns.point(now)]
     # the curves through the final setting (pruning may have moved it off the points swept so far)
     points += subject_sweep(signals, bar) + phrase_sweep(signals, bar) + defining_sweep(signals, bar)

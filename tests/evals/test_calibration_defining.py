@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.offline.offline_model import Decision, OfflineRulebookModel
-from evals.calibration import Bar, Signal, _Columns, bar_of, defining_sweep, point, prune
+from evals.calibration import Bar, Signal, _Columns, bar_of, defining_sweep, no_worse_than_today, point, prune
 
 
 def _signals(n: int = 300) -> list[Signal]:
@@ -57,3 +57,15 @@ def test_the_offline_model_answers_on_a_defining_span_only_at_its_bar():
     model.min_dense_defining = 0.84
     assert not model.answers(decision)
     assert not model.answers(Decision("What is code X used for?", 10, [], 0.838, 0.33, False, agree=True))
+
+
+def test_a_pruned_setting_that_scores_below_todays_bars_leaves_them_as_they_are():
+    def sig(view, neutral_missing, right):
+        return Signal("real2", view, 0.9, 0.6, False, True, right, neutral=(("qr", 0.1, not neutral_missing),))
+
+    signals = [sig("normal", False, True), sig("excluded", True, False), sig("excluded", True, False)]
+    today = Bar(0.86, 0.5, max_missing_neutral=0.0)  # refuses both answers from documents without "QR"
+    pruned = Bar(0.86, 0.5, max_missing_neutral=None)
+    assert point(signals, pruned)["f1"] < point(signals, today)["f1"]
+    assert no_worse_than_today(signals, pruned, today) == today
+    assert no_worse_than_today(signals, today, pruned) == today  # a better setting is kept
