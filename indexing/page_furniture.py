@@ -4,6 +4,10 @@ A line is furniture when it sits among the first or last few lines of a page and
 masked ("www.epc-cep.eu 20" -> "www.epc-cep.eu #"), repeats at the edge of several pages, or when it
 is a bare page number ("12", "Page 3 of 10", "3 / 103"). Left in, it would split paragraphs that
 run across a page break and fill chunks with noise.
+
+A line set clearly larger than the body text is a heading unless it repeats word for word: a
+message guide opens every message at the top of a page with "18 camt.087.001.07" and
+"18.1 MessageDefinition Functionality", which repeat only once their digits are masked.
 """
 
 from __future__ import annotations
@@ -12,15 +16,19 @@ import re
 from collections import Counter
 
 from indexing.pdf_text import Line, PageLines
+from indexing.section_detector import body_height
 
 EDGE_LINES = 3
+HEADING_RATIO = 1.15  # of the body text's size: larger edge lines are furniture only verbatim
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"(?i)^(?:-\s*)?(?:page|pagina|seite|blz\.?|p\.)?\s*\d{1,4}(?:\s*(?:/|of|van|de|von|sur)\s*\d{1,4})?(?:\s*-)?$")
 
 
-def _signature(text: str) -> str:
-    return _DIGITS.sub("#", text.lower()).strip()
+def _signature(line: Line, body: float) -> str:
+    if body and line.height >= body * HEADING_RATIO:
+        return "=" + line.text.lower().strip()
+    return _DIGITS.sub("#", line.text.lower()).strip()
 
 
 def _edge_lines(page: PageLines) -> list[Line]:
@@ -33,9 +41,10 @@ def _edge_lines(page: PageLines) -> list[Line]:
 def strip_page_furniture(pages: list[PageLines]) -> int:
     """Remove running headers/footers and page numbers in place; returns how many lines went."""
     threshold = 3 if len(pages) >= 6 else 2
+    body = body_height([line for page in pages for line in page.lines])
     counts: Counter[str] = Counter()
     for page in pages:
-        counts.update({_signature(line.text) for line in _edge_lines(page)})
+        counts.update({_signature(line, body) for line in _edge_lines(page)})
     removed = 0
     for page in pages:
         edge = {id(line) for line in _edge_lines(page)}
@@ -43,7 +52,7 @@ def strip_page_furniture(pages: list[PageLines]) -> int:
         for item in page.items:
             if isinstance(item, Line) and id(item) in edge and (
                     _PAGE_NUMBER.match(item.text)
-                    or (len(pages) > 1 and counts[_signature(item.text)] >= threshold)):
+                    or (len(pages) > 1 and counts[_signature(item, body)] >= threshold)):
                 removed += 1
                 continue
             kept.append(item)

@@ -13,15 +13,28 @@ from knowledge.payload import ChunkPayload
 
 # Bump when a change to text extraction, sectioning or chunking changes chunks of unchanged
 # files: the next run then re-reads every document instead of trusting its fingerprint.
-PIPELINE_VERSION = "4"
+PIPELINE_VERSION = "5"
+MAX_PARENT_CHARS = 160  # of enclosing section titles in the encoders' input: the chunk's own text leads
 
 
 def embedding_input(payload: ChunkPayload) -> str:
     """What the dense encoder sees: the chunk with its rulebook and section named, so a chunk
-    that only says "the fee is EUR 0.20" is still found by "fee for device payments in PS-08"."""
-    section = " ".join(p for p in (payload.section_key, payload.section_title) if p)
+    that only says "the fee is EUR 0.20" is still found by "fee for device payments in PS-08".
+    The enclosing sections are named too: in a message guide only the top heading says which
+    message ("18 camt.087.001.07"), and "may camt.087 change the currency" must find its rules."""
+    own = " ".join(p for p in (payload.section_key, payload.section_title) if p)
+    section = " - ".join(p for p in (*_enclosing(payload.parent_titles), own) if p)
     head = f"{payload.rulebook_title} ({payload.rulebook_id})" + (f" - {section}" if section else "")
     return f"{head}\n{payload.text}"
+
+
+def _enclosing(parent_titles: list[str]) -> list[str]:
+    """The enclosing titles the head names: all of them up to MAX_PARENT_CHARS, else the
+    outermost (which message, which chapter) and the nearest, leaving out the middle."""
+    kept = list(parent_titles)
+    while len(kept) > 2 and sum(len(t) + 3 for t in kept) > MAX_PARENT_CHARS:
+        del kept[1]
+    return kept
 
 
 def content_hash(payload: ChunkPayload) -> str:
@@ -58,6 +71,7 @@ def build_payloads(item: InventoryItem, chunks: list[DraftChunk], summary: str, 
             page_breaks=chunk.page_breaks,
             section_path=list(section.path),
             section_title=section.title,
+            parent_titles=list(section.parent_titles),
             section_key=section.key,
             chunk_index=index,
             text=chunk.text,

@@ -17,6 +17,9 @@ from indexing.table_extractor import ExtractedTable
 
 BLOCK_SEPARATOR = "\n\n"
 PARAGRAPH_GAP = 0.5  # of the line height: more white space than this between lines = new paragraph
+TITLE_WRAP_MIN_RATIO = 1.3  # of the body text's size: a display heading, not a body-size header
+TITLE_WRAP_HEIGHT_DELTA = 0.3  # points: the same type
+MAX_WRAPPED_TITLE_CHARS = 120
 _LIST_START = re.compile(r"^(?:[•●▪◦‣∙·\-–*]\s|\(?[a-zA-Z0-9]{1,3}[.)]\s)")
 _SENTENCE_END = (".", ":", ";", "!", "?")
 
@@ -39,6 +42,11 @@ class Section:
     path: list[str]
     title: str
     blocks: list[Block] = field(default_factory=list)
+    # "key title" of each enclosing section, outermost first: a message guide names the message
+    # ("18 camt.087.001.07") only in the heading above "18.1 MessageDefinition Functionality"
+    parent_titles: list[str] = field(default_factory=list)
+    heading_height: float = 0.0
+    heading_bold: bool = False
 
     @property
     def key(self) -> str:
@@ -77,13 +85,48 @@ def build_sections(pages: list[PageLines], tables: dict[int, list[ExtractedTable
                 flush()
                 sections.append(_open(heading, item))
                 continue
+            if not detector.kid and _continues_title(sections[-1], item, detector.body):
+                sections[-1].title = f"{sections[-1].title} {item.text.strip()}"
+                sections[-1].blocks[0].text = f"{sections[-1].blocks[0].text} {item.text.strip()}"
+                continue
             if paragraph and _starts_paragraph(paragraph[-1], item, right_margin):
                 flush()
             paragraph.append(item)
     flush()
     sections = [s for s in sections if s.blocks]
     _make_keys_unique(sections)
+    _name_parents(sections)
     return sections
+
+
+def _continues_title(section: Section, line: Line, body: float) -> bool:
+    """A display heading wrapped onto a second line in the same type ("18 camt.087.001.07" /
+    "RequestToModifyPaymentV07"): the second line belongs to the title, not to the body. Only
+    for headings set clearly larger than the body, where a body line cannot look the same."""
+    if len(section.blocks) != 1 or section.blocks[0].is_table or not section.path or not body:
+        return False
+    first = section.blocks[0]
+    heading = section.title
+    return (first.page_end == line.page and first.text.endswith(heading)
+            and section.heading_height >= body * TITLE_WRAP_MIN_RATIO
+            and abs(line.height - section.heading_height) <= TITLE_WRAP_HEIGHT_DELTA
+            and line.bold == section.heading_bold
+            and len(heading) + len(line.text) <= MAX_WRAPPED_TITLE_CHARS
+            and not line.text.rstrip().endswith(_SENTENCE_END))
+
+
+def _name_parents(sections: list[Section]) -> None:
+    """Each section learns the titles of the sections that enclose it (by path prefix, the
+    latest one opened before it)."""
+    open_titles: dict[tuple[str, ...], str] = {}
+    for section in sections:
+        if not section.path:
+            continue
+        path = tuple(section.path)
+        section.parent_titles = [open_titles[path[:depth]] for depth in range(1, len(path))
+                                 if path[:depth] in open_titles]
+        label = section.title if section.title.startswith(section.key) else f"{section.key} {section.title}"
+        open_titles[path] = label.strip()
 
 
 def _page_breaks(lines: list[Line]) -> list[int]:
@@ -100,7 +143,8 @@ def _page_breaks(lines: list[Line]) -> list[int]:
 
 def _open(heading: Heading, line: Line) -> Section:
     return Section(path=heading.path, title=heading.title,
-                   blocks=[Block(text=line.text, page_start=line.page, page_end=line.page)])
+                   blocks=[Block(text=line.text, page_start=line.page, page_end=line.page)],
+                   heading_height=line.height, heading_bold=line.bold)
 
 
 def _right_margin(lines: list[Line]) -> float:

@@ -40,6 +40,7 @@ MAX_TITLE_CHARS = 120
 MAX_SKIP = 3
 HEIGHT_TOLERANCE = 0.9
 MIN_PATTERN_HEADINGS = 3
+LETTER_PART_MIN_RATIO = 1.15  # of the body text's size, for a lettered part not set in bold
 
 _NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
 _LETTERED = re.compile(r"^([A-Z])\.(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+(\S.*)$")
@@ -237,11 +238,13 @@ class SectionDetector:
         return self._enter(number, title.strip())
 
     def _letter_part(self, line: Line) -> Heading | None:
-        """"B. Generelle Festlegungen": parts lettered in order, set larger than the body (a
-        list item "A. The applicant…" is set at body size)."""
+        """"B. Generelle Festlegungen": parts lettered in order, set in bold or clearly larger than
+        the body (a list item "A. The applicant…", or a message guide's outline "A. Header",
+        is set at about body size)."""
         match = _LETTER_PART.match(line.text)
-        if not match or not _title_like(match.group(2)) or (self.body and line.height <= self.body * 1.05
-                                                             and not line.bold):
+        if not match or not _title_like(match.group(2)):
+            return None
+        if self.body and line.height < self.body * LETTER_PART_MIN_RATIO and not line.bold:
             return None
         letter, title = match.groups()
         parts = sorted(a for a in self._state.seen_annexes if len(a) == 1)

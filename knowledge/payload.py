@@ -37,6 +37,7 @@ class ChunkPayload(BaseModel):
     page_breaks: list[int] = Field(default_factory=list)
     section_path: list[str] = Field(default_factory=list)  # e.g. ["4", "4.2", "4.2.1"]
     section_title: str = ""
+    parent_titles: list[str] = Field(default_factory=list)  # "key title" of each enclosing section
     section_key: str = ""  # the last element of section_path ("" for front matter), indexed
     chunk_index: int  # position of the chunk in the whole rulebook, 0-based
     text: str  # prose; a table chunk holds the table as CSV here as well

@@ -113,3 +113,32 @@ def test_numbered_documents_keep_pattern_headings():
     lines = _lines([("1 Scope", 12), (BODY, 10), ("2 Fees", 12), (BODY, 10), ("3 Settlement", 12),
                     ("Big banner", 18), (BODY, 10), ("Big banner two", 18)])
     assert SectionDetector(lines, kid=False).mode == "pattern"
+
+
+def test_a_message_guides_outline_at_body_size_is_no_lettered_part():
+    """"A. Header" … "D. SupplementaryData" list a message's building blocks at about body size:
+    taken as parts, they prefixed every later section ("D 3.4.2")."""
+    paths = _detect([("2 reda.066.001.01", 22), ("2.1 MessageDefinition Functionality", 20), (BODY, 10),
+                     ("A. Header", 11.1), (BODY, 10), ("B. CreditorEnrolment", 11.1), (BODY, 10),
+                     ("3 reda.067.001.01", 22), ("3.1 MessageDefinition Functionality", 20)])
+    assert [p for p in paths if p] == [["2"], ["2", "2.1"], ["3"], ["3", "3.1"]]
+
+
+def _page(number: int, specs: list[tuple[str, float]]) -> PageLines:
+    return PageLines(number=number, width=600, height=800, items=list(_lines(specs, page=number)))
+
+
+def test_a_display_heading_wrapped_onto_two_lines_is_one_title_and_names_its_subsections():
+    pages = [_page(1, [("1 camt.026.001.07", 22), ("UnableToApplyV07", 22), ("1.1 Scope", 16), (BODY, 10),
+                       ("1.2 Usage", 16), ("Usage notes.", 10), (BODY, 10)]),
+             _page(2, [("2 camt.087.001.07", 22), ("RequestToModifyPaymentV07", 22), (BODY, 10),
+                       ("2.1 Rules", 16), ("The currency must never be modified.", 10), (BODY, 10)])]
+    sections = build_sections(pages, {}, kid=False)
+    by_key = {s.key: s for s in sections}
+    assert by_key["1"].title == "camt.026.001.07 UnableToApplyV07"
+    assert by_key["2"].title == "camt.087.001.07 RequestToModifyPaymentV07"
+    assert by_key["2.1"].parent_titles == ["2 camt.087.001.07 RequestToModifyPaymentV07"]
+    assert by_key["1.2"].parent_titles == ["1 camt.026.001.07 UnableToApplyV07"]
+    # a body-size line after a body-size heading stays body text
+    assert by_key["1.2"].title == "Usage"
+    assert "Usage notes." in by_key["1.2"].text
