@@ -796,9 +796,12 @@ def _name_coverage(query: str, language: str, hits: Sequence[tuple[str, ChunkPay
     """The question's names and identifiers that no chunk shown mentions, how the chunks write the
     place names among the others in their own language ("Nederland" for "Pays-Bas"), and the shown
     text as searched (accents folded, case folded). A name the question gives a shown rulebook ("the
-    SCT rulebook") is covered by that rulebook's title even when no passage repeats it."""
+    SCT rulebook") is covered by that rulebook's title even when no passage repeats it, and a name
+    an enclosing section's title gives ("camt.087.001.07") by that title."""
     claims = extract_claims(query, language)
     titles = {f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits}
+    # the headings a passage stands under name what it is about ("18 camt.087.001.07" above its rules)
+    titles |= {" ".join(c.parent_titles) for _, c in hits if c.parent_titles}
     folded = fold_accents(" ".join([*titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])).casefold()
     absent: list[str] = []
     renderings: list[str] = []

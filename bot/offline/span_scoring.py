@@ -36,6 +36,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -686,8 +687,23 @@ def uncovered_terms(query: str, language: str, hits: Sequence[tuple[str, ChunkPa
     wanted = [t for t in dict.fromkeys(tokenize(asked, language)) if not t.isdigit() and t not in naming]
     held: set[str] = set()
     for chunk in same:
-        held.update(tokenize(f"{chunk.section_title} {chunk.text} {' '.join(chunk.tables_csv)}", language))
+        headings = " ".join([*chunk.parent_titles, chunk.section_title])
+        held.update(tokenize(f"{headings} {chunk.text} {' '.join(chunk.tables_csv)}", language))
     return [t for t in wanted if t not in held], len(wanted)
+
+
+def heading_identifiers(chunk: ChunkPayload) -> frozenset[str]:
+    """The identifiers the headings above a chunk give ("camt.026.001.08", "reda.066"): a span of
+    "2.1 MessageDefinition Functionality" is about the message its top heading names, though its
+    sentences call it "the UnableToApply message". Only lettered identifiers: section numbers are
+    no subject."""
+    return _heading_identifiers(tuple(chunk.parent_titles), chunk.section_title, chunk.language[:2])
+
+
+@lru_cache(maxsize=4096)
+def _heading_identifiers(parents: tuple[str, ...], title: str, language: str) -> frozenset[str]:
+    return frozenset(t for t in tokenize(" ".join([*parents, title]), language)
+                     if any(ch.isdigit() for ch in t) and any(ch.isalpha() for ch in t))
 
 
 class SpanScorer:
@@ -743,7 +759,7 @@ class SpanScorer:
         for span in spans:
             lang = span.chunk.language[:2]
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
-            have = set(tokenize(span.text, lang))
+            have = set(tokenize(span.text, lang)) | heading_identifiers(span.chunk)
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
             inside = (wanted & _name_part_terms(span.text, lang)) - have
             if inside:

@@ -149,7 +149,9 @@ class CorpusVocabulary:
 
 
 def heading_text(chunk: ChunkPayload) -> str:
-    return " ".join([chunk.rulebook_title, *chunk.section_path, chunk.section_title or ""])
+    """What names the place a chunk stands in: its rulebook and the titles of its section and of
+    the sections enclosing it (a message guide names the message only in the top heading)."""
+    return " ".join([chunk.rulebook_title, *chunk.section_path, *chunk.parent_titles, chunk.section_title or ""])
 
 
 def body_text(chunk: ChunkPayload) -> str:
