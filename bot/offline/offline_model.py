@@ -1020,12 +1020,14 @@ def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str) -> Spa
 def _defining_row(spans: Sequence[Span], rows: Sequence[Span], best: Span) -> Span | None:
     """The best row keyed by the code or identifier the question names (the code list row "NFND |
     UnderlyingPaymentNotFound | …"), when it scores within `FOLLOWED_MARGIN` of the best span and no
-    row of its table is quoted yet: the row is the code's definition, though the record of the
-    element the code belongs to ("RejectionReason <RjctnRsn> … Datatype: …"), which the question
-    names too, may score above it."""
+    row of its table, and no row of the same cells (the code set repeating it), is quoted yet: the
+    row is the code's definition, though the record of the element the code belongs to
+    ("RejectionReason <RjctnRsn> … Datatype: …"), which the question names too, may score above it."""
     shown = {(r.chunk.chunk_id, r.table) for r in rows}
+    cells = [r.row for r in rows]
     return next((s for s in spans if s.table is not None and (s.signals.get("defines") or s.signals.get("code_row"))
-                 and s.score >= best.score - FOLLOWED_MARGIN and (s.chunk.chunk_id, s.table) not in shown), None)
+                 and s.score >= best.score - FOLLOWED_MARGIN and (s.chunk.chunk_id, s.table) not in shown
+                 and s.row not in cells), None)
 
 
 def _introducing_table(spans: Sequence[Span], best: Span) -> Span | None:

@@ -45,6 +45,16 @@ def test_the_row_keyed_by_the_code_asked_about_is_quoted_below_the_record_of_its
     assert table_rows(text) == ["| NFND | UnderlyingPaymentNotFound | Underlying instruction can not be found. |"], text
 
 
+def test_a_code_row_already_quoted_is_not_quoted_again_from_the_code_set_repeating_it():
+    code_set = chunk("19.2.3.42 InvestigationRejection1Code\n\n" + REJECTIONS, [REJECTIONS], index=90, page=375,
+                     key="19.2.3.42", title="InvestigationRejection1Code")
+    others = [(f"S{i}", chunk("Other text about payments and cases.", index=100 + i, page=200 + i)) for i in range(2, 6)]
+    listed = chunk(REJECTIONS, [REJECTIONS], index=5, page=87, key="7.4.3.1", title="RejectionReason <RjctnRsn>")
+    text = OfflineRulebookModel(min_lexical=0.0).compose(
+        "What does NFND mean?", "en", [("S1", listed), *others, ("S6", code_set)], {listed.chunk_id})
+    assert text.count("| NFND |") == 1 and "[S6]" not in text, text
+
+
 def test_a_list_question_gets_the_code_list_after_the_record_next_to_the_outline_that_names_it():
     outline = chunk("7.1 MessageDefinition Functionality\n\n"
                     "The RejectInvestigation message is sent by a case assignee to reject a case given to him.\n\n"
