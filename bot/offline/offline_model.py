@@ -528,6 +528,9 @@ class OfflineRulebookModel(BaseChatModel):
         chosen = _distinct_texts([s for s in spans if s.table is None
                                   and s.score >= best.score - QUOTE_MARGIN])[:MAX_QUOTES]
         rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
+        keyed = _defining_row(spans, rows, best)
+        if keyed is not None:
+            rows.insert(0, keyed)
         pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
         for target in _followed(spans, pointed):
             if target.score >= best.score - FOLLOWED_MARGIN and target not in chosen and target not in rows:
@@ -548,6 +551,8 @@ class OfflineRulebookModel(BaseChatModel):
             # the code list of the type the best sentence names ('Datatype: "X" on page N')
             table = _table_after(chosen[0], spans)
             definition = None if table is not None else _pointed_definition(chosen[0], spans, pointer_only=False)
+            if table is None and definition is None:
+                definition = _introducing_table(spans, best)
             if definition is not None:
                 table = _table_after(definition, spans)
                 if table is not None and definition not in chosen:
@@ -658,9 +663,9 @@ class OfflineRulebookModel(BaseChatModel):
             same = [s for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
                     and s.row is not None]
             # the row keyed by the identifier asked about answers; rows that only mention it do not
-            wanted = [s.row for s in same if s.defining] or [
-                s.row for s in same if s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN]
-            chosen = [r for r in rows if r in wanted][:MAX_TABLE_ROWS] or [best.row or rows[0]]
+            wanted = [s for s in same if s.defining] or [
+                s for s in same if s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN]
+            chosen = _best_rows(rows, wanted) or [best.row or rows[0]]
         caption = _TABLE_CAPTION.get(language, _TABLE_CAPTION["en"]).format(handle=best.handle)
         return [caption, "", _md_row(header), "|" + "|".join(" --- " for _ in header) + "|",
                 *(_md_row(r) for r in chosen)]
@@ -1012,6 +1017,32 @@ def _definition_under(name: str, spans: Sequence[Span], rulebook_id: str) -> Spa
     return None
 
 
+def _defining_row(spans: Sequence[Span], rows: Sequence[Span], best: Span) -> Span | None:
+    """The best row keyed by the code or identifier the question names (the code list row "NFND |
+    UnderlyingPaymentNotFound | …"), when it scores within `FOLLOWED_MARGIN` of the best span and no
+    row of its table, and no row of the same cells (the code set repeating it), is quoted yet: the
+    row is the code's definition, though the record of the element the code belongs to
+    ("RejectionReason <RjctnRsn> … Datatype: …"), which the question names too, may score above it."""
+    shown = {(r.chunk.chunk_id, r.table) for r in rows}
+    cells = [r.row for r in rows]
+    return next((s for s in spans if s.table is not None and (s.signals.get("defines") or s.signals.get("code_row"))
+                 and s.score >= best.score - FOLLOWED_MARGIN and (s.chunk.chunk_id, s.table) not in shown
+                 and s.row not in cells), None)
+
+
+def _introducing_table(spans: Sequence[Span], best: Span) -> Span | None:
+    """For a "list all" question, the best sentence within `QUOTE_MARGIN` of the best span that a
+    table directly follows (the record "RejectionReason <RjctnRsn> … Datatype: …" above its code list),
+    when the best span itself introduces none: a guide cut into small sections puts the outline that
+    names the list ("B. Justification: Specifies the reason …") above the section that holds it."""
+    for span in spans:
+        if span.score < best.score - QUOTE_MARGIN:
+            return None
+        if span is not best and span.table is None and _table_after(span, spans) is not None:
+            return span
+    return None
+
+
 def _table_after(span: Span, spans: Sequence[Span]) -> Span | None:
     """A row span of the table that directly follows `span` in its chunk (no heading between)."""
     text = _flat(span.chunk.text)
@@ -1098,6 +1129,15 @@ def _continued_rows(chunk: ChunkPayload, index: int, header: list[str]) -> list[
         rows += more
         end, index = at, index + 1
     return rows
+
+
+def _best_rows(rows: list[list[str]], wanted: Sequence[Span]) -> list[list[str]]:
+    """The rows of a table to show, in the table's order: the `MAX_TABLE_ROWS` best-scored of the
+    wanted ones. A code list cut to its own small section holds a dozen rows sharing the question's
+    words ("IN38 Debtor's address is incorrect", "IN39 Creditor's address is incorrect"); the first
+    eight in the table's order may leave out the best."""
+    kept = sorted(wanted, key=lambda s: -s.score)[:MAX_TABLE_ROWS]
+    return [r for r in rows if any(s.row == r for s in kept)]
 
 
 def _distinct_texts(spans: Sequence[Span]) -> list[Span]:

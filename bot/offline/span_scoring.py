@@ -611,8 +611,10 @@ def spelled_element_names(text: str) -> set[str]:
     user writes the words; `defines` matches a name only as a row's key cell or a record's head, so
     a run that is no element's name matches nothing."""
     words = re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", _fold(text)))  # "the creditor's instruction"
-    return {"".join(words[i:i + n]) for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(words) - n + 1)
+    runs = {"".join(words[i:i + n]) for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(words) - n + 1)
             if all(len(w) > 1 for w in words[i:i + n])}
+    # "how many address lines": a guide names the element in the singular (AddressLine)
+    return runs | {run[:-1] for run in runs if run.endswith("s") and not run.endswith("ss")}
 
 
 def asks_about_element(question: str) -> bool:

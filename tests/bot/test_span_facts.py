@@ -69,6 +69,17 @@ def test_spelled_names_match_only_rows_and_records():
     assert spans and not any(s.defining for s in spans)  # a sentence opening with the name does not define it
 
 
+def test_an_element_spelled_in_the_plural_is_defined_by_its_record_in_the_singular():
+    assert "addressline" in spelled_element_names("How many address lines can a postal address have?")
+    assert "theaddres" not in spelled_element_names("the address")  # "-ss" is no plural
+    record = ("10.1.8.1.16 AddressLine <AdrLine>\n\nPresence: [0..7]\n\n"
+              "Definition: Information that locates and identifies a specific address, in free format text.\n\n"
+              'Datatype: "Max70Text" on page 115')
+    spans = SpanScorer(None, None).score("How many address lines can a postal address have?",
+                                         [("S1", chunk(record))], set())
+    assert spans[0].text.startswith("AddressLine <AdrLine> Presence: [0..7]") and spans[0].defining
+
+
 def test_the_question_words_inside_run_together_names_are_a_signal_of_their_own():
     c = chunk("Format minInclusive 0 totalDigits 18 fractionDigits 5\n\nThe decimal separator of the amount is a dot.")
     spans = SpanScorer(None, None).score("How many fraction digits may the amount have?", [("S1", c)], set())
