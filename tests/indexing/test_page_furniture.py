@@ -32,3 +32,21 @@ def test_a_large_running_header_repeated_word_for_word_is_furniture():
     pages = [_page(n, [("EPC SCT Rulebook", 16), *[(BODY, 10)] * 8, (f"{n} / 7", 9)]) for n in range(1, 8)]
     strip_page_furniture(pages)
     assert all(line.text == BODY for page in pages for line in page.lines)
+
+
+def test_a_record_line_near_a_page_edge_is_kept_where_a_footer_in_its_place_goes():
+    """"Presence: [1..*]" opens many element records; when a record starts near a page edge it
+    repeats in form (digits masked) but never in place, unlike the footer under it."""
+    pages = []
+    for n in range(1, 8):
+        record = [("CreditorEnrolment <CdtrEnrlmnt>", 10), (f"Presence: [{n % 2}..*]", 10)]
+        body = [(BODY, 10)] * (2 + n)  # the record starts lower on each page
+        page = _page(n, [*body, *record[:1], *record[1:], (f"Approved by Payments SEG {n}", 9)])
+        # the footer sits at the same place on every page
+        page.items[-1].top, page.items[-1].bottom = 40.0, 31.0
+        pages.append(page)
+    strip_page_furniture(pages)
+    for page in pages:
+        texts = [line.text for line in page.lines]
+        assert any(t.startswith("Presence:") for t in texts)
+        assert not any(t.startswith("Approved by") for t in texts)
