@@ -903,21 +903,20 @@ def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[
 
 def _definition_together(chosen: list[Span], spans: Sequence[Span], question: str,
                          hits: Sequence[tuple[str, ChunkPayload]]) -> list[Span]:
-    """The quotes with the best one's fellow defining sentences of its passage, in reading order, in
-    front: a section opens with what its subject is in two sentences ("The ClaimNonReceipt message is
-    sent by … to …" / "This message is used to initiate an investigation for missing funds …"), and
-    the second is the purpose asked for even when the first scores higher. A question asking what a
-    thing is for is answered by its definition alone (sentences that only share its words add
-    nothing), under the heading that names it when that opens the section ("2 camt.026.001.08
-    UnableToApplyV08": the sentences say "the UnableToApply message", the question "camt.026")."""
-    if not chosen or not chosen[0].defining or chosen[0].table is not None:
+    """For a question asking what an identifier is for (`purpose_identifiers`) whose best quote defines
+    it: that quote's fellow defining sentences of its passage, in reading order, and nothing that only
+    shares the question's words. A section opens with what its subject is in two sentences ("The
+    ClaimNonReceipt message is sent by … to …" / "This message is used to initiate an investigation
+    for missing funds …"), and the second is the purpose asked for even when the first scores
+    higher; they come under the heading that names the identifier when a tool showed it ("2
+    camt.026.001.08 UnableToApplyV08": the sentences say "the UnableToApply message", the question
+    "camt.026")."""
+    identifiers = purpose_identifiers(question, hits)
+    if not identifiers or not chosen or not chosen[0].defining or chosen[0].table is not None:
         return chosen
     first = chosen[0]
     together = sorted((s for s in spans if s.defining and s.table is None and s.chunk.chunk_id == first.chunk.chunk_id),
                       key=lambda s: s.position)
-    identifiers = purpose_identifiers(question, hits)
-    if not identifiers:
-        return [*together, *(s for s in chosen if s not in together)]
     heading = _heading_span(first, identifiers, hits)
     return [*([heading] if heading else []), *together, *(s for s in chosen if s.defining and s not in together)]
 
