@@ -14,6 +14,9 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    - or the top hits gather in one section (two of the top three),
    - or the best sentence points elsewhere ("… as set out in Rulebook PS-08, section 3.3") and
      that rulebook is one the search showed (`bot.offline.cross_reference`);
+   - or the question asks what an identifier is for ("What is camt.026 used for?") and a chunk shown
+     stands under the heading naming it, but not the section's opening (`bot.offline.section_opening`):
+     the opening says what it is for, and is quoted alone under that heading;
 3. otherwise answer: pick the most relevant sentences and table rows of what the tools returned
    (`bot.offline.span_scoring`) and quote them verbatim, each with the citation handle of its chunk, under
    a one-line frame in the question's language (which names the source language when it

@@ -23,6 +23,9 @@ from knowledge.word_forms import fold_accents
 
 OPENING_SPANS = 2  # the first sentences of the opening chunk: who sends the message to whom, and what for
 
+# "What are the fees for camt.056?" asks about something of it, not what it is
+_RELATION = r"(?:of|for|in|on|under|to|with|by|at|per|from|van|voor|bij|de|du|des|pour|dans|von|für|bei|im)"
+_NAME = r"(?:(?!" + _RELATION + r"\b)[\w.\-]+\s*){1,3}\?\s*$"  # "camt.026?", "the camt.026 message?"
 _ASKS_PURPOSE = re.compile(
     r"\b(?:purpose|meaning|role|function|definition|aim|doel|betekenis|bedoeling|objet|but|r[ôo]le|fonction|"
     r"zweck|bedeutung|funktion)\s+(?:of|van|de|du|des|der|von)\b|"
@@ -30,8 +33,9 @@ _ASKS_PURPOSE = re.compile(
     r"\bwof[üu]r\b|\bwozu\b|"
     r"^\W{0,3}(?:what|wat|que|was)\s+(?:does|do|doet|fait|macht)\s.{1,80}?\s(?:do|mean|request|serve|stand\s+for|"
     r"doen|betekenen|faire|signifier|tun|bedeuten)\s*\?\s*$|"
-    r"^\W{0,3}(?:what|wat|qu['’]est-ce\s+que|was)\s+(?:is|are|c['’]est|ist|sind)\s+(?:an?\s+|the\s+|een\s+|de\s+|"
-    r"het\s+|der\s+|die\s+|das\s+)?[\w.\-]+(?:\s+[\w.\-]+){0,2}\s*\?\s*$", re.IGNORECASE)
+    r"^\W{0,3}(?:what|wat|was)\s+(?:is|are|ist|sind)\s+(?:an?\s+|the\s+|een\s+|de\s+|het\s+|der\s+|die\s+|das\s+)?"
+    + _NAME + r"|^\W{0,3}qu['’]est-ce\s+(?:que\s+|qu['’])(?:c['’]est\s+)?(?:les?\s+|la\s+|l['’])?" + _NAME,
+    re.IGNORECASE)
 
 
 def asks_purpose(question: str) -> bool:

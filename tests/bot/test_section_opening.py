@@ -34,11 +34,11 @@ RULES = _chunk(18, ["2", "2.3"], "Constraints", CONSTRAINTS)
 def test_questions_asking_what_a_thing_is_for():
     for question in ("What is camt.026 used for?", "What is the purpose of reda.072?",
                      "What does a RejectInvestigation message (camt.031) do?", "What is camt.032 CancelCaseAssignment for?",
-                     "What does the reda.070 message request?", "Waarvoor dient camt.026?"):
+                     "What does the reda.070 message request?", "Waarvoor dient camt.026?", "Qu’est-ce que camt.056 ?"):
         assert asks_purpose(question), question
     for question in ("What is the XML message root tag of UnableToApplyV08?", "What is the data type of AnyInformation?",
                      "Who sends camt.028 AdditionalPaymentInformation and to whom?",
-                     "What is the maximum amount of a payment under camt.026?"):
+                     "What is the maximum amount of a payment under camt.026?", "What are the fees for camt.056?"):
         assert not asks_purpose(question), question
 
 
