@@ -14,6 +14,9 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    - or the top hits gather in one section (two of the top three),
    - or the best sentence points elsewhere ("… as set out in Rulebook PS-08, section 3.3") and
      that rulebook is one the search showed (`bot.offline.cross_reference`);
+   - or the question asks what an identifier is for ("What is camt.026 used for?") and a chunk shown
+     stands under the heading naming it, but not the section's opening (`bot.offline.section_opening`):
+     the opening says what it is for, and is quoted alone under that heading;
 3. otherwise answer: pick the most relevant sentences and table rows of what the tools returned
    (`bot.offline.span_scoring`) and quote them verbatim, each with the citation handle of its chunk, under
    a one-line frame in the question's language (which names the source language when it
@@ -72,6 +75,8 @@ from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
 from bot.offline.question_parts import question_parts
 from bot.offline.quote_context import with_context
+from bot.offline.section_opening import headed_section
+from bot.offline.section_opening import to_read as opening_to_read
 from bot.offline.span_ranker import HAND_QUOTE_MARGIN, QUOTE_MARGIN  # spans this close to the best are quoted
 from bot.offline.span_scoring import (
     MAX_UNCOVERED,
@@ -90,6 +95,7 @@ from bot.offline.span_scoring import (
     is_heading,
     is_list_item,
     parse_table,
+    purpose_identifiers,
     uncovered_terms,
 )
 from bot.offline.subject_phrases import (
@@ -423,6 +429,9 @@ class OfflineRulebookModel(BaseChatModel):
             return target
         if not reading.read and (target := new(_gathering_section(reading.search_hits[:3]))):
             return target
+        # "What is camt.026 used for?": the section its heading names opens with what it is for
+        if target := new(opening_to_read(purpose_identifiers(question, reading.hits), reading.hits)):
+            return target
         visible = {chunk.rulebook_id for _, chunk in reading.hits}
         spans = self._scored(query, detect_language(question), reading.hits, reading.section_ids)
         for span in [s for s in spans if s.table is None][:1]:
@@ -537,6 +546,7 @@ class OfflineRulebookModel(BaseChatModel):
                 (rows if target.table is not None else chosen).append(target)
         if best.table is not None:
             chosen = chosen[:MAX_QUOTES - 1]
+        chosen = _definition_together(chosen, spans, question, hits)
         # a pointer to where a type is defined ('Datatype: "Frequency6Code" on page 374') says nothing
         # by itself: the definition it points to is quoted instead, when a tool showed it
         replaced: list[Span] = []
@@ -897,6 +907,37 @@ def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[
               and _in_section(s.chunk, named.section)]
     inside.sort(key=lambda s: (s.chunk.chunk_index, s.position))
     return inside[:MAX_SECTION_QUOTES]
+
+
+def _definition_together(chosen: list[Span], spans: Sequence[Span], question: str,
+                         hits: Sequence[tuple[str, ChunkPayload]]) -> list[Span]:
+    """For a question asking what an identifier is for (`purpose_identifiers`) whose best quote defines
+    it: that quote's fellow defining sentences of its passage, in reading order, and nothing that only
+    shares the question's words. A section opens with what its subject is in two sentences ("The
+    ClaimNonReceipt message is sent by … to …" / "This message is used to initiate an investigation
+    for missing funds …"), and the second is the purpose asked for even when the first scores
+    higher; they come under the heading that names the identifier when a tool showed it ("2
+    camt.026.001.08 UnableToApplyV08": the sentences say "the UnableToApply message", the question
+    "camt.026")."""
+    identifiers = purpose_identifiers(question, hits)
+    if not identifiers or not chosen or not chosen[0].defining or chosen[0].table is not None:
+        return chosen
+    first = chosen[0]
+    together = sorted((s for s in spans if s.defining and s.table is None and s.chunk.chunk_id == first.chunk.chunk_id),
+                      key=lambda s: s.position)
+    heading = _heading_span(first, identifiers, hits)
+    return [*([heading] if heading else []), *together, *(s for s in chosen if s.defining and s not in together)]
+
+
+def _heading_span(span: Span, identifiers: set[str], hits: Sequence[tuple[str, ChunkPayload]]) -> Span | None:
+    """The heading naming what `span` opens, quoted from the chunk a tool showed that holds only that
+    heading ("2 camt.026.001.08 UnableToApplyV08"); None when no such chunk was shown."""
+    key = headed_section(span.chunk, identifiers)
+    for rank, (handle, chunk) in enumerate(hits):
+        if chunk.rulebook_id == span.chunk.rulebook_id and chunk.section_path[-1:] == [key] \
+                and _flat(chunk.text) == _flat(f"{key} {chunk.section_title}"):
+            return Span(handle, chunk, rank, _flat(chunk.text))
+    return None
 
 
 def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = False) -> list[Span]:

@@ -44,6 +44,7 @@ from cachetools import LRUCache, cached
 
 from bot.gate.claims import extract_claims
 from bot.offline.asked_value import asked_unit, asked_value, holds_value
+from bot.offline.section_opening import OPENING_SPANS, asks_purpose, opening_chunk_ids
 from bot.offline.span_ranker import WEIGHTS, weighted
 from knowledge.bm25 import compound_parts, tokenize
 from knowledge.payload import ChunkPayload
@@ -694,6 +695,19 @@ def uncovered_terms(query: str, language: str, hits: Sequence[tuple[str, ChunkPa
     return [t for t in wanted if t not in held], len(wanted)
 
 
+def purpose_identifiers(query: str, hits: Sequence[tuple[str, ChunkPayload]]) -> set[str]:
+    """The folded identifiers ("camt.026", "reda.072") of a question asking what they are or are for
+    (`section_opening.asks_purpose`), without the words that only name a document; none when it asks
+    under which condition, or names a code ("What is the InvestigationRejection1Code NAUT?" asks about
+    NAUT, whose row defines it, not about the type's section)."""
+    if not asks_purpose(query) or asks_for_condition(query):
+        return set()
+    naming = naming_words([chunk for _, chunk in hits[:DENSE_CHUNKS]])
+    if any(len(a) >= MIN_CODE_CHARS for a in _acronyms(query) - naming):
+        return set()
+    return _facts(query)[1] - naming
+
+
 def heading_identifiers(chunk: ChunkPayload) -> frozenset[str]:
     """The identifiers the headings above a chunk give ("camt.026.001.08", "reda.066"): a span of
     "2.1 MessageDefinition Functionality" is about the message its top heading names, though its
@@ -739,6 +753,8 @@ class SpanScorer:
         asked_codes = ({a for a in asked_acronyms if len(a) >= MIN_CODE_CHARS}
                        if asks_meaning(query) and not is_condition(query) else set())
         condition = asks_for_condition(query)
+        # "What is camt.026 used for?": the opening sentences of the section its heading names define it
+        openings = opening_chunk_ids([c for _, c in hits], purpose_identifiers(query, hits))
         # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
         # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
         # ("When is X required?" asks for the condition, which the element's record does not state)
@@ -791,6 +807,10 @@ class SpanScorer:
                 if defines(span, asked_ids):
                     clues["defines"] = 1.0
                     span.defining = True
+            if not span.defining and span.chunk.chunk_id in openings and span.table is None \
+                    and span.position < OPENING_SPANS:
+                clues["defines"] = 1.0
+                span.defining = True
             if not span.defining and keys_row(span, asked_codes):
                 clues["code_row"] = 1.0
                 span.defining = True
@@ -840,7 +860,8 @@ class SpanScorer:
         top = [s for s in spans if s.rank < DENSE_CHUNKS or s.from_section]
         others = sorted((s for s in spans if not (s.rank < DENSE_CHUNKS or s.from_section)),
                         key=lambda s: (-(s.lexical + s.bonus), s.rank))[:LEXICAL_PICKS]
-        near = sorted(top, key=lambda s: (-s.lexical, s.rank))[:MAX_SPANS - len(others)] + others
+        # a span defining what the question names is measured however few of its words it shares
+        near = sorted(top, key=lambda s: (not s.defining, -s.lexical, s.rank))[:MAX_SPANS - len(others)] + others
         if not near:
             return
         vectors = np.asarray(self.embed_passages([s.text for s in near]), dtype=np.float32)
