@@ -5,9 +5,10 @@ masked ("www.epc-cep.eu 20" -> "www.epc-cep.eu #"), repeats at the edge of sever
 is a bare page number ("12", "Page 3 of 10", "3 / 103"). Left in, it would split paragraphs that
 run across a page break and fill chunks with noise.
 
-Furniture also stands where it stood on the other pages: a running header or footer repeats at
-the same distance from its edge of the page (within EDGE_BAND points). An element record that
-happens to start near a page edge ("Presence: [1..*]") repeats in form but not in place.
+Furniture also keeps its place: most of a running header's or footer's repeats stand at the same
+distance from their edge of the page (within about EDGE_BAND points; a page laid out differently
+may move it, and it is still furniture there). An element record that happens to start near a page
+edge ("Presence: [1..*]") repeats in form but all over the page.
 
 A line set clearly larger than the body text is a heading unless it repeats word for word: a
 message guide opens every message at the top of a page with "18 camt.087.001.07" and
@@ -24,6 +25,7 @@ from indexing.section_detector import body_height
 
 EDGE_LINES = 3
 EDGE_BAND = 4.0  # points: a running header or footer keeps its place on the page to within this
+PLACED_SHARE = 0.5  # of a repeated line's occurrences that stand in one place, for it to be furniture
 HEADING_RATIO = 1.15  # of the body text's size: larger edge lines are furniture only verbatim
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
@@ -55,13 +57,21 @@ def strip_page_furniture(pages: list[PageLines]) -> int:
     """Remove running headers/footers and page numbers in place; returns how many lines went."""
     threshold = 3 if len(pages) >= 6 else 2
     body = body_height([line for page in pages for line in page.lines])
-    counts: Counter[tuple[str, str, int]] = Counter()
+    counts: Counter[str] = Counter()
+    placed: Counter[tuple[str, str, int]] = Counter()
     for page in pages:
-        counts.update({(_signature(line, body), *_place(line, page)) for line in _edge_lines(page)})
+        edge_lines = _edge_lines(page)
+        counts.update({_signature(line, body) for line in edge_lines})
+        placed.update({(_signature(line, body), *_place(line, page)) for line in edge_lines})
+    in_place: Counter[str] = Counter()
+    for (signature, edge, band) in placed:
+        near = sum(placed[(signature, edge, b)] for b in (band - 1, band, band + 1))
+        in_place[signature] = max(in_place[signature], near)
+    furniture = {signature for signature, total in counts.items()
+                 if total >= threshold and in_place[signature] >= max(threshold, PLACED_SHARE * total)}
 
     def repeats(line: Line, page: PageLines) -> bool:
-        signature, (edge, band) = _signature(line, body), _place(line, page)
-        return sum(counts[(signature, edge, b)] for b in (band - 1, band, band + 1)) >= threshold
+        return _signature(line, body) in furniture
 
     removed = 0
     for page in pages:
