@@ -6,7 +6,17 @@ from __future__ import annotations
 import random
 
 from bot.offline.offline_model import Decision, OfflineRulebookModel
-from evals.calibration import Bar, Signal, _Columns, bar_of, defining_sweep, no_worse_than_today, point, prune
+from evals.calibration import (
+    MIN_F1_GAIN,
+    Bar,
+    Signal,
+    _Columns,
+    bar_of,
+    defining_sweep,
+    no_worse_than_today,
+    point,
+    prune,
+)
 
 
 def _signals(n: int = 300) -> list[Signal]:
@@ -69,3 +79,16 @@ def test_a_pruned_setting_that_scores_below_todays_bars_leaves_them_as_they_are(
     assert point(signals, pruned)["f1"] < point(signals, today)["f1"]
     assert no_worse_than_today(signals, pruned, today) == today
     assert no_worse_than_today(signals, today, pruned) == today  # a better setting is kept
+
+
+def test_a_setting_better_by_less_than_the_settled_gain_leaves_todays_bars():
+    def sig(answerable, dense):
+        return Signal("real2", "normal" if answerable else "unanswerable", dense, 0.0, False, answerable,
+                      answerable)
+
+    signals = [sig(True, 0.9)] * 300 + [sig(True, 0.865), sig(False, 0.85)]
+    today, lower = Bar(0.87, 0.99), Bar(0.86, 0.99)  # the lower bar answers one more right question
+    gain = point(signals, lower)["f1"] - point(signals, today)["f1"]
+    assert 0 < gain < MIN_F1_GAIN
+    assert no_worse_than_today(signals, lower, today) == today
+    assert no_worse_than_today(signals, lower, today, min_gain=gain / 2) == lower
