@@ -59,10 +59,12 @@ def strip_page_furniture(pages: list[PageLines]) -> int:
     body = body_height([line for page in pages for line in page.lines])
     counts: Counter[str] = Counter()
     placed: Counter[tuple[str, str, int]] = Counter()
+    signatures: dict[int, str] = {}  # id(edge line) -> its signature
     for page in pages:
         edge_lines = _edge_lines(page)
-        counts.update({_signature(line, body) for line in edge_lines})
-        placed.update({(_signature(line, body), *_place(line, page)) for line in edge_lines})
+        signatures.update((id(line), _signature(line, body)) for line in edge_lines)
+        counts.update({signatures[id(line)] for line in edge_lines})
+        placed.update({(signatures[id(line)], *_place(line, page)) for line in edge_lines})
     in_place: Counter[str] = Counter()
     for (signature, edge, band) in placed:
         near = sum(placed[(signature, edge, b)] for b in (band - 1, band, band + 1))
@@ -70,16 +72,12 @@ def strip_page_furniture(pages: list[PageLines]) -> int:
     furniture = {signature for signature, total in counts.items()
                  if total >= threshold and in_place[signature] >= max(threshold, PLACED_SHARE * total)}
 
-    def repeats(line: Line, page: PageLines) -> bool:
-        return _signature(line, body) in furniture
-
     removed = 0
     for page in pages:
-        edge = {id(line) for line in _edge_lines(page)}
         kept = []
         for item in page.items:
-            if isinstance(item, Line) and id(item) in edge and (
-                    _PAGE_NUMBER.match(item.text) or (len(pages) > 1 and repeats(item, page))):
+            if isinstance(item, Line) and id(item) in signatures and (
+                    _PAGE_NUMBER.match(item.text) or (len(pages) > 1 and signatures[id(item)] in furniture)):
                 removed += 1
                 continue
             kept.append(item)
