@@ -278,11 +278,45 @@ def _record_starts(block: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
+# A table laid out without rules, which the extractor read as lines of text: a run of short lines
+# numbered 1, 2, 3 … ("2 /IBAN/ 2.20 Debtor Account", "3 /BIC/ 2.21 Debtor Agent"). Each line looks like
+# a numbered heading and would be dropped as one; each is a row, kept whole (a number may be skipped
+# where the text ran two rows into one line)
+_NUMBERED_ROW = re.compile(r"^(\d{1,3})\s+\S")
+_PAGE_NUMBER_END = re.compile(r"\s\d{1,3}$")  # "2 Scope 6": a contents line
+MIN_ROW_RUN = 3
+MAX_ROW_CHARS = 200
+
+
+def _numbered_rows(blocks: list[str], start: int) -> tuple[list[str], int]:
+    """The numbered rows of a table laid out without rules from `start` on, and how many blocks they
+    take (a row's wrapped end, a line starting in lower case, belongs to it); ([], 0): none."""
+    rows: list[str] = []
+    number, i = None, start
+    while i < len(blocks):
+        block = blocks[i]
+        if rows and block[:1].islower() and len(rows[-1]) + len(block) < MAX_ROW_CHARS:
+            rows[-1] = f"{rows[-1]} {block}"
+            i += 1
+            continue
+        match = _NUMBERED_ROW.match(block)
+        if (match is None or len(block) > MAX_ROW_CHARS or len(block.split()) < 3 or _DOT_LEADER.search(block)
+                or _PAGE_NUMBER_END.search(block)):
+            break
+        value = int(match.group(1))
+        if number is not None and not 1 <= value - number <= 2:
+            break
+        rows.append(block)
+        number, i = value, i + 1
+    return (rows, i - start) if len(rows) >= MIN_ROW_RUN else ([], 0)
+
+
 def prose(chunk: ChunkPayload) -> str:
     """The chunk's text without its tables, one paragraph a line pair, broken sentences joined, and
     a lead-in ending in ":" joined with the short list items that follow it (or with its titled items
-    and their descriptions, marked `RECORD`), and a field record (heading + "Label: value" lines) as
-    one block, without the heading's number, marked `RECORD`."""
+    and their descriptions, marked `RECORD`), a field record (heading + "Label: value" lines) as
+    one block, without the heading's number, marked `RECORD`, and each numbered row of a table laid
+    out without rules as a block of its own, marked `RECORD`."""
     text = chunk.text
     for table in chunk.tables_csv:
         text = text.replace(table, " ").replace(table.strip(), " ")
@@ -292,6 +326,11 @@ def prose(chunk: ChunkPayload) -> str:
     i = 0
     while i < len(blocks):
         block = blocks[i]
+        rows, taken = _numbered_rows(blocks, i)
+        if rows:
+            joined += [RECORD + row for row in rows]
+            i += taken
+            continue
         fields = _record_fields(blocks, i)
         if fields:
             heading = _RECORD_HEADING.match(block)
@@ -583,6 +622,41 @@ _ASKS_ABOUT_DOCUMENT = re.compile(
     + _DOCUMENT + r"|doel|bedoeling|objet|but|zweck|inhalt|umfang)\b", re.IGNORECASE)
 
 
+# The document's own history (a change-history table, a "Change history" section): its rows name the
+# topics each revision touched ("Added clarification on … Category of Purpose and Purpose Code
+# fields"), so they share words with many questions and answer only those about versions or changes
+_HISTORY_TITLE = re.compile(
+    r"^\W{0,3}(?:(?:change|revision|document|version|amendment)s?\s+(?:history|log|record|control)|"
+    r"änderungs(?:historie|nachweis|verzeichnis)|revisionsnachweis|versionshistorie|wijzigingsoverzicht|"
+    r"wijzigingen|versiebeheer|historique\s+des\s+(?:modifications|versions|révisions))\W*$", re.IGNORECASE)
+_HISTORY_VERSION = re.compile(r"^(?:version|versionsnummer|issue|release|versie|fassung|édition)"
+                              r"(?:\s+(?:number|no\.?|nr\.?|nummer))?$", re.IGNORECASE)
+_HISTORY_CHANGE = re.compile(r"\b(?:change|changes|revision|modification|wijziging|änderung|reason)\b|"
+                             r"^(?:date|dated|datum)$", re.IGNORECASE)
+_ASKS_ABOUT_HISTORY = re.compile(
+    r"\b(?:versions?|revisions?|revised|changes?|changed|amend\w*|history|releases?|updated?|wijzig\w*|versie|"
+    r"änder\w*|geändert|fassung|historique|modifi\w*)\b", re.IGNORECASE)
+
+
+def is_document_history(span: Span) -> bool:
+    """The span is a row of the document's change-history table or stands in its history section."""
+    if _HISTORY_TITLE.search(span.chunk.section_title or ""):
+        return True
+    if span.table is None or span.table >= len(span.chunk.tables_csv):
+        return False
+    return _history_header(span.chunk.tables_csv[span.table])
+
+
+@lru_cache(maxsize=4096)
+def _history_header(table_csv: str) -> bool:
+    header = [cell.strip() for cell in parse_table(table_csv)[0]]
+    return any(_HISTORY_VERSION.search(c) for c in header) and any(_HISTORY_CHANGE.search(c) for c in header)
+
+
+def asks_about_history(question: str) -> bool:
+    return bool(_ASKS_ABOUT_HISTORY.search(question))
+
+
 def is_about_document(sentence: str) -> bool:
     """"This addendum describes …", "Dieses Dokument beschreibt …": a sentence about the document."""
     return bool(_ABOUT_DOCUMENT.search(sentence))
@@ -773,6 +847,7 @@ class SpanScorer:
         extra = " ".join(extra_terms)
         places = [_fold(t) for t in extra_terms]
         about_document = bool(_ASKS_ABOUT_DOCUMENT.search(query))
+        about_history = asks_about_history(query)
         rarity: dict[str, dict[str, float]] = {}  # language -> the question's terms -> -log(chunk share)
         for span in spans:
             lang = span.chunk.language[:2]
@@ -842,7 +917,8 @@ class SpanScorer:
             if places and any(re.search(r"(?<!\w)" + re.escape(p) + r"(?!\w)", _fold(span.chunk.text))
                               for p in places):
                 clues["place"] = 1.0  # the chunk (a section or part of one) is about that place
-            if not about_document and is_about_document(span.text):
+            if (not about_document and is_about_document(span.text)) or (
+                    not about_history and is_document_history(span)):
                 clues["about_document"] = 1.0
             # the rulebook's own title words ("Credit Transfer" in PS-02) say nothing about the section
             title_terms = _terms(span.chunk.section_title, lang) - _terms(span.chunk.rulebook_title, lang)
