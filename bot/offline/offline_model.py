@@ -962,10 +962,18 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
         if (index == 0 and listing) or lead_in:
             # the list itself; a lead-in ending in ":" ("Rejecting a case assignment occurs when:") says
             # nothing without the items that follow it, list question or not
-            limit = len(out) + (MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS)
+            # a sentence that goes on an item ("− The payment part must be … same height." / "The payment
+            # part and receipt together …") is not an item of its own; the next lead-in ends the list
+            limit = MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS
+            counted = taken = 0
+            items = False
             for item in _items_after(span, prose_spans, spans):
-                if len(out) >= limit:
-                    break
+                is_item = is_list_item(item.text)
+                if counted >= limit or taken >= 2 * limit or (
+                        lead_in and taken and not is_item and ":" in item.text):
+                    break  # (a lead-in of its own, maybe joined with its short items into one span)
+                counted += int(listing or is_item or not items)
+                items, taken = items or is_item, taken + 1
                 if item not in out:
                     out.append(item)
         elif after is not None and after not in out and after not in chosen and depends_on_previous(after.text) \

@@ -114,7 +114,7 @@ _SECTION_NUMBER = re.compile(
 _BLOCK_SPLIT = re.compile(r"\n[ \t]*\n")
 # a table-of-contents line: "2 Information about the QR-IID ........ 6", its page number on either side
 _DOT_LEADER = re.compile(r"(?:\.\s?){6,}|(?:…\s?){3,}")
-_LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
+_LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–−*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
 # page furniture: a copyright line (with the running header the PDF text joins to it) answers nothing
 # ("(c)" only with a year after it, optionally behind the holder's name: "(c) 2019 SWIFT", "(c) EPC 2023";
@@ -220,6 +220,16 @@ def _short_list_after(blocks: list[str], index: int) -> list[str]:
     if not items or len(items) > MAX_LIST_ITEMS or any(len(item) > MAX_LIST_ITEM_CHARS for item in items):
         return []
     return items
+
+
+def _list_run(blocks: list[str], start: int) -> list[str]:
+    """The list items from `start` on, in a row (none when the first block is not one)."""
+    run: list[str] = []
+    for block in blocks[start:]:
+        if not _LIST_ITEM.match(block):
+            break
+        run.append(block)
+    return run
 
 
 def is_list_item(text: str) -> bool:
@@ -339,6 +349,17 @@ def prose(chunk: ChunkPayload) -> str:
             i += 1 + len(fields)
             continue
         items = _short_list_after(blocks, i)
+        if not items and block.rstrip().endswith(":"):
+            # items too many or too long to be one span with their lead-in: each is a span of its own, and
+            # one without a full stop is kept whole (as a fragment, "1. integrated part of a QR-bill in
+            # paper form" would be dropped for a numbered heading)
+            run = _list_run(blocks, i + 1)
+            if run:
+                joined.append(block)
+                joined += [RECORD + item if not _ends_sentence(item) and len(item) <= MAX_RECORD_CHARS else item
+                           for item in run]
+                i += 1 + len(run)
+                continue
         if items:
             # a list of titled items stays one span: cut into sentences, its last title would be a
             # fragment of two words, dropped, and the list would lose an item
@@ -473,15 +494,23 @@ _QUANTITY_WORDS = re.compile(
     r"sekunden|stunden|tage[n]?|wochen|monate[n]?|jahre[n]?|mal)\b", re.IGNORECASE)
 
 
+_PLURAL = r"[a-z]{2,}s(?<!ss)(?<!us)(?<!is)"
 _ASKS_FOR_LIST = re.compile(
     r"\b(list|enumerate|name)\s+(all|every|each|the)\b|\ball\s+(the\s+)?\w+\s+(that|which|listed)\b|"
     r"\bwhat\s+are\s+(all\s+)?the\s+(\w+\s+){0,3}(types|kinds|conditions|requirements|reasons|elements|fields|"
     r"steps|criteria|categories|codes|obligations|items|components|disclosures|information|documents|cases)\b|"
     r"\b(noem|geef)\s+alle\b|\bwelke\s+\w+\s+zijn\s+er\b|\b(quels|quelles)\s+sont\s+(tous\s+|toutes\s+)?les\b|"
     r"\bliste[rz]?\b|\bwelche\s+\w+\s+gibt\s+es\b|\balle\s+\w+\s+(auf|nennen)\b|"
-    # "which status codes can …", "what frequency codes does … offer": a plural of values asks for them all
-    r"\b(what|which)\s+(\w+\s+){0,3}(codes|values|types|kinds|methods|options|statuses|ranges)\s+"
-    r"(are|can|does|do|may|must|is|exist)\b", re.IGNORECASE)
+    # "which status codes can …", "which layout rules apply …", "what building blocks make up …",
+    # "in which situations is …": a plural asks for all of them (the verb after it is what makes the
+    # word a plural noun; "which status", "what address" end in -s and are none)
+    r"\b(what|which)\s+(\w+\s+){0,3}?" + _PLURAL + r"\s+(are|can|could|does|do|may|must|might|should|shall|will|"
+    r"would|exist|apply|make|have|need|carry|include|contain|consist)\b|"
+    r"\bwhat\s+are\s+(all\s+)?the\s+(\w+\s+){0,3}?" + _PLURAL + r"\s+(of|in|for|that|which|to|a|an)\b|"
+    r"\bin\s+which\s+(kinds?\s+of\s+|types?\s+of\s+)?" + _PLURAL + r"\b|"
+    r"\bwelke\s+(\w+\s+){0,2}?\w+\s+(zijn|kunnen|mogen|moeten|worden|bestaan|gelden)\b|"
+    r"\bwelche\s+(\w+\s+){0,2}?\w+\s+(sind|können|dürfen|müssen|werden|gelten)\b|"
+    r"\b(quels|quelles)\s+(\w+\s+){0,2}?\w+s\s+(sont|peuvent|doivent|existent)\b", re.IGNORECASE)
 _DEPENDENT_OPENING = re.compile(
     r"^\W{0,3}(this|these|those|such|it|they|in\s+(this|that|such\s+a)\s+case|in\s+that\s+event|however|otherwise|"
     r"if\s+so|the\s+same|accordingly|dit|deze|die|in\s+dat\s+geval|echter|ce|cette|ces|dans\s+ce\s+cas|"

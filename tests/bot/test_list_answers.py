@@ -1,0 +1,68 @@
+"""Questions that ask for a list, however they are phrased, and lists the answer quotes whole: items
+marked with a minus sign, numbered items without a full stop, and an item's second sentence that does
+not count as an item (no encoder: lexical scoring only, as the sample corpus tests run)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.offline.offline_model import OfflineRulebookModel
+from bot.offline.span_scoring import asks_for_list, chunk_spans
+from knowledge.payload import ChunkPayload
+
+
+@pytest.mark.parametrize("question", [
+    "Which layout rules apply to the payment part?",
+    "What message building blocks make up the enrolment request?",
+    "In which situations is a case assignment rejected?",
+    "Which contact details can be given for a party?",
+    "What are the building blocks of a NotificationOfCaseAssignment message?",
+    "Welche Zeichen sind im Swiss QR Code zusätzlich erlaubt?",
+    "Welke velden zijn verplicht in een batch?",
+])
+def test_a_plural_asks_for_the_whole_list(question):
+    assert asks_for_list(question)
+
+
+@pytest.mark.parametrize("question", [
+    "Which status does the case have after the assignment?",
+    "What loyalty bonus does the savings account pay?",
+    "Which address must be given for the creditor?",
+    "What is the maximum length of the reference?",
+])
+def test_a_singular_does_not(question):
+    assert not asks_for_list(question)
+
+
+RULES = ("For the payment part with a receipt, the following layout rules apply to all three appearances:\n\n"
+         "− The payment part must be positioned on the lower edge of the bill.\n\n"
+         "− The payment part must be positioned to the right of the receipt. Both come to the length of an A4 side.\n\n"
+         "− Only the defined headings may be imprinted.\n\n"
+         "− Advertising is not permitted. The reverse side must not be imprinted.\n\n"
+         "− Fields are to be provided for entry by hand.\n\n"
+         "If the payment part is integrated into a paper bill, the following requirements apply in addition:\n\n"
+         "− A perforation is mandatory.")
+APPEARANCES = ("The payment part can have the following appearances:\n\n1. integrated part of a paper bill\n\n"
+               "2. an enclosure to a paper bill\n\n"
+               "3. integrated part of an electronic bill or enclosure to a bill as a PDF file (see chapter 3.7 "
+               "on the notes about the bill in PDF format, which apply to every such file).")
+
+
+def chunk(text: str) -> ChunkPayload:
+    return ChunkPayload(chunk_id="QR-1:0", rulebook_id="QR-1", rulebook_title="QR-bill guide", page_start=6,
+                        page_end=6, section_path=["3"], section_key="3", section_title="Layout rules",
+                        chunk_index=0, text=text, content_hash="h0")
+
+
+def test_numbered_items_without_a_full_stop_are_quotable():
+    texts = [s.text for s in chunk_spans("S1", chunk(APPEARANCES), 0)]
+    assert "1. integrated part of a paper bill" in texts and "2. an enclosure to a paper bill" in texts
+
+
+def test_every_item_after_the_lead_in_is_quoted_and_the_next_lead_in_ends_the_list():
+    text = OfflineRulebookModel(min_lexical=0.0).compose(
+        "What layout rules apply to the payment part with a receipt in all three appearances?", "en",
+        [("S1", chunk(RULES))])
+    for item in ("lower edge", "right of the receipt", "defined headings", "Advertising is not", "entry by hand"):
+        assert item in text, (item, text)
+    assert "perforation" not in text, text  # the items of the next lead-in's list
