@@ -567,12 +567,15 @@ def asks_meaning(question: str) -> bool:
     return bool(_ASKS_MEANING.search(question))
 
 
-def keys_row(span: Span, codes: set[str]) -> bool:
-    """Is this a table row whose key cell is exactly one of these (folded) codes ("SLEV |
-    FollowingServiceLevel | Charges are …"): the code list row that defines the code?"""
+def keys_row(span: Span, codes: set[str]) -> int:
+    """How many of these (folded) codes the key cell of this table row is made of ("SLEV |
+    FollowingServiceLevel | Charges are …": 1; "SCTI SAL | SEPA Overboeking Salaris", asked about
+    SCTI SAL: 2), when it is made of nothing else: the code list row that defines the code (0: none)."""
     if span.row is None or not codes:
-        return False
-    return any(cell in codes for cell in [_fold(c) for c in span.row if c.strip()][:KEY_CELLS])
+        return 0
+    keyed = [len(words) for cell in [_fold(c) for c in span.row if c.strip()][:KEY_CELLS]
+             for words in [set(cell.split())] if words and words <= codes]
+    return max(keyed, default=0)
 
 
 def asks_for_list(question: str) -> bool:
@@ -878,6 +881,7 @@ class SpanScorer:
         about_document = bool(_ASKS_ABOUT_DOCUMENT.search(query))
         about_history = asks_about_history(query)
         rarity: dict[str, dict[str, float]] = {}  # language -> the question's terms -> -log(chunk share)
+        code_keys: dict[int, int] = {}  # id of a span keyed by codes asked -> how many of them its key holds
         for span in spans:
             lang = span.chunk.language[:2]
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
@@ -915,9 +919,10 @@ class SpanScorer:
                     and span.position < OPENING_SPANS:
                 clues["defines"] = 1.0
                 span.defining = True
-            if not span.defining and keys_row(span, asked_codes):
+            if not span.defining and (keyed := keys_row(span, asked_codes)):
                 clues["code_row"] = 1.0
                 span.defining = True
+                code_keys[id(span)] = keyed
             if condition and span.table is None and states_condition(span.text) and wanted & have:
                 clues["condition"] = 1.0
             if asked_elements and not span.defining and defines(span, asked_elements):
@@ -956,6 +961,13 @@ class SpanScorer:
                 clues["title_match"] = 1.0
             elif wanted and matched:
                 clues["section_title"] = matched / len(wanted)
+        if code_keys:
+            # "SCTI SAL" asked: the row keyed "SCTI SAL" defines it, the row keyed "SCTI" only a part of it
+            most = max(code_keys.values())
+            for span in spans:
+                if code_keys.get(id(span), most) < most:
+                    del span.signals["code_row"]
+                    span.defining = False
         if self.embed_query is not None and self.embed_passages is not None:
             self._embed(spans, focused, query)
         return sorted(spans, key=lambda s: (-s.score, s.rank, s.position))
