@@ -30,7 +30,9 @@ answerable dev questions than the current bars (`ANSWERED_SLACK`), in all and in
 (ObliQA, sample, real, real2: one set's answers are not traded for another's), and a coverage check that changes
 fewer than two dev outcomes is then switched off (`MIN_CASES_CHANGED`), as is a change of an existing
 check's settings that changes fewer than two dev outcomes against today's (it stays as today); and
-when the setting so pruned scores a lower dev F1 than today's bars, today's bars stay. The
+when the setting so pruned scores a lower dev F1 than today's bars, today's bars stay. Today's bars
+are held to the same evidence first (`prune` of today's bars): a check of today's that changes fewer
+than two dev outcomes is off before anything is compared with them. The
 coverage checks: the value of the kind asked, the uncovered share, the value gap, the subject terms
 (bot.offline.subject_terms), the rare question phrases (bot.offline.subject_phrases: when enough of
 them are missing from the evidence's document, only a best span with dense >= min_dense_phrase
@@ -805,13 +807,17 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
     # answers for golden-set ones is not chosen either
     per_set = point(signals, now)["answered_by_source"]
     columns = _Columns(signals)
+    # today's checks are held to the evidence a new one needs: one that changes fewer than
+    # MIN_CASES_CHANGED dev outcomes goes, whatever that one case does to F1 (kept, it would be a bar
+    # fitted to one question because it was fitted first)
+    held = prune(signals, now)
     if sweep_all:
-        bar = _sweep_all(signals, now, floor, per_set)
+        bar = _sweep_all(signals, held, floor, per_set)
     else:
         # the bars calibrated before stay as they are; only the checks not on yet are swept at them
-        points = phrase_sweep(signals, now) + defining_sweep(signals, now)
-        bar = prune(signals, bar_of(choose(points, floor, per_set)), now)
-    bar = no_worse_than_today(signals, bar, now)
+        points = phrase_sweep(signals, held) + defining_sweep(signals, held)
+        bar = prune(signals, bar_of(choose(points, floor, per_set)), held)
+    bar = no_worse_than_today(signals, bar, held)
     points = [columns.point(now)]
     # the curves through the final setting (pruning may have moved it off the points swept so far)
     points += subject_sweep(signals, bar) + phrase_sweep(signals, bar) + defining_sweep(signals, bar)
@@ -835,6 +841,7 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         "dev_signals": {"total": len(signals), **dict(sorted(counts.items()))},
         "inputs": [r.get("command", r.get("benchmark", "")) for r in [*answering, *exclusion, *e2e]],
         "current": point(signals, now),
+        "current_held_to_evidence": point(signals, held),
         "chosen": chosen,
         "min_answered_share": floor,
         "dev_by_source_at_current": by_source(signals, now),

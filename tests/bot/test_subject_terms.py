@@ -154,7 +154,8 @@ async def test_an_answer_from_a_document_about_another_subject_is_refused(make_s
 
     seen: list = []
     model = load_chat_model("offline", knowledge, observer=seen.append)
-    assert model.vocabulary is not None and model.max_missing_subject is not None
+    assert model.vocabulary is not None
+    model.max_missing_subject = 0.2  # the check at the bar calibrated before session 9 (off by default now)
     answered = final_of(await collect(make_service(model=model), question)).answer
     assert answered.outcome == "answered", answered.text
     seen.clear()

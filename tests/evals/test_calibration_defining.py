@@ -92,3 +92,27 @@ def test_a_setting_better_by_less_than_the_settled_gain_leaves_todays_bars():
     assert 0 < gain < MIN_F1_GAIN
     assert no_worse_than_today(signals, lower, today) == today
     assert no_worse_than_today(signals, lower, today, min_gain=gain / 2) == lower
+
+
+def test_a_check_of_todays_bars_that_changes_one_dev_outcome_goes_like_a_new_one(tmp_path):
+    """Today's checks are held to the evidence a new check needs: the subject check here refuses one
+    wrong answer in the dev cases and nothing else, so calibrating switches it off, although F1
+    loses that case (a bar kept for one question would be fitted to it)."""
+    import json
+
+    from evals.calibration import calibrate
+
+    def row(qid, view, answered_right, subject_missing):
+        subject = [["mandat", 0.01, 1, not subject_missing, not subject_missing, not subject_missing]]
+        return {"id": qid, "corpus": "real2", "kind": "fact", "answerable": view == "normal",
+                "outcome": "answered", "expected_cited": answered_right, "must_contain_ok": answered_right,
+                "decision": {"query": "q", "hits": 5, "absent": [], "max_dense": 0.9, "max_lexical": 0.6,
+                             "agree": True, "subject": subject}}
+
+    rows = [row(f"n{i}", "normal", True, False) for i in range(20)] + [row("u1", "unanswerable", False, True)]
+    e2e = {"split_of": {r["id"]: "dev" for r in rows}, "questions": rows}
+    today = Bar(0.86, 0.5, max_missing_subject=0.2, subject_max_share=0.1, subject_max_headings=3)
+    result = calibrate([], [], tmp_path / "c.json", tmp_path / "c.png", today, e2e=[e2e])
+    assert result["current"]["refused_unanswerable"] == 1.0  # today's check refuses the one case
+    assert result["chosen"]["max_missing_subject"] is None
+    assert json.loads((tmp_path / "c.json").read_text())["current_held_to_evidence"]["max_missing_subject"] is None
