@@ -212,11 +212,7 @@ def _short_list_after(blocks: list[str], index: int) -> list[str]:
     following = blocks[index + 1:]
     if len(following) > 1 and _LIST_ITEM.match(following[0]) and not _LIST_ITEM.match(following[1]):
         return _titled_items(following)
-    items: list[str] = []
-    for block in following:
-        if not _LIST_ITEM.match(block):
-            break
-        items.append(block)
+    items = _list_run(blocks, index + 1)
     if not items or len(items) > MAX_LIST_ITEMS or any(len(item) > MAX_LIST_ITEM_CHARS for item in items):
         return []
     return items
