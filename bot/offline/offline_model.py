@@ -97,6 +97,7 @@ from bot.offline.span_scoring import (
     parse_table,
     purpose_identifiers,
     uncovered_terms,
+    without_bullet,
 )
 from bot.offline.subject_phrases import (
     MIN_DENSE_PHRASE,
@@ -149,10 +150,10 @@ _FRAME = {
     "de": ("Das sagen die Regelwerke:", "Das sagen die Regelwerke (zitiert auf {lang}):"),
 }
 _TABLE_CAPTION = {
-    "en": "From the table in the rulebook [{handle}]:",
-    "nl": "Uit de tabel in het regelboek [{handle}]:",
-    "fr": "Extrait du tableau du règlement [{handle}] :",
-    "de": "Aus der Tabelle im Regelwerk [{handle}]:",
+    "en": "From the table in the rulebook {refs}:",
+    "nl": "Uit de tabel in het regelboek {refs}:",
+    "fr": "Extrait du tableau du règlement {refs} :",
+    "de": "Aus der Tabelle im Regelwerk {refs}:",
 }
 _REFUSAL = {
     "en": ("[not covered] The rulebooks I can consult do not cover this question.",
@@ -648,7 +649,7 @@ class OfflineRulebookModel(BaseChatModel):
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
                table_first: bool = False, listing: bool = False) -> str:
-        tables = _distinct_tables(rows)[:MAX_TABLES]
+        tables, rendered = self._tables(_distinct_tables(rows), spans, language, listing)
         # the row keyed by what the question names answers it: shown before sentences that only mention it
         table_first = table_first or (any(r.defining for r in rows) and not any(s.defining for s in chosen))
         quoted = [*chosen, *tables]
@@ -656,8 +657,7 @@ class OfflineRulebookModel(BaseChatModel):
         frames = _FRAME.get(language, _FRAME["en"])
         other = [lang for lang in source_languages if lang != language]
         frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
-        prose = [f"- {_cited(span.text, span.handle)}" for span in _distinct_texts(chosen)]
-        rendered = [self._table(best, spans, language, listing) for best in tables]
+        prose = [f"- {_cited(without_bullet(span.text), span.handle)}" for span in _distinct_texts(chosen)]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
         lines = [frame]
         for part in parts:
@@ -665,7 +665,30 @@ class OfflineRulebookModel(BaseChatModel):
                 lines += ["", *part]
         return "\n".join(lines)
 
-    def _table(self, best: Span, spans: list[Span], language: str, listing: bool = False) -> list[str]:
+    def _tables(self, candidates: list[Span], spans: list[Span], language: str, listing: bool
+                ) -> tuple[list[Span], list[list[str]]]:
+        """The first MAX_TABLES tables as they will read, each with its caption. A guide prints the same
+        code list in its message chapter and in its annex: the same rows quoted twice say it once, under
+        one caption citing both pages, and leave the second place to another table."""
+        tables: list[Span] = []
+        bodies: list[list[str]] = []
+        refs: list[list[str]] = []
+        for best in candidates:
+            body = self._table_body(best, spans, listing)
+            if body in bodies:
+                refs[bodies.index(body)].append(best.handle)
+            elif len(bodies) < MAX_TABLES:
+                bodies.append(body)
+                refs.append([best.handle])
+            else:
+                continue
+            tables.append(best)
+        template = _TABLE_CAPTION.get(language, _TABLE_CAPTION["en"])
+        rendered = [[template.format(refs=" ".join(f"[{h}]" for h in handles)), "", *body]
+                    for body, handles in zip(bodies, refs, strict=True)]
+        return tables, rendered
+
+    def _table_body(self, best: Span, spans: list[Span], listing: bool = False) -> list[str]:
         header, rows = parse_table(best.chunk.tables_csv[best.table or 0])
         if listing:  # "list all …": the table is the list, with its continuation after a page break
             chosen = [*rows, *_continued_rows(best.chunk, best.table or 0, header)][:MAX_LIST_ROWS]
@@ -676,9 +699,7 @@ class OfflineRulebookModel(BaseChatModel):
             wanted = [s for s in same if s.defining] or [
                 s for s in same if s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN]
             chosen = _best_rows(rows, wanted) or [best.row or rows[0]]
-        caption = _TABLE_CAPTION.get(language, _TABLE_CAPTION["en"]).format(handle=best.handle)
-        return [caption, "", _md_row(header), "|" + "|".join(" --- " for _ in header) + "|",
-                *(_md_row(r) for r in chosen)]
+        return [_md_row(header), "|" + "|".join(" --- " for _ in header) + "|", *(_md_row(r) for r in chosen)]
 
     # -- scoring -------------------------------------------------------------------------------
     def _scored(self, query: str, language: str, hits: list[tuple[str, ChunkPayload]], section_ids: set[str],

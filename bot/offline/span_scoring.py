@@ -114,6 +114,7 @@ _SECTION_NUMBER = re.compile(
 _BLOCK_SPLIT = re.compile(r"\n[ \t]*\n")
 # a table-of-contents line: "2 Information about the QR-IID ........ 6", its page number on either side
 _DOT_LEADER = re.compile(r"(?:\.\s?){6,}|(?:…\s?){3,}")
+_GLYPH_BULLET = re.compile(r"^\s*[•●▪◦‣∙·\-–−*](?:\s+[•●▪◦‣∙·\-–−*])*\s+")
 _LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–−*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
 # page furniture: a copyright line (with the running header the PDF text joins to it) answers nothing
@@ -231,6 +232,13 @@ def _list_run(blocks: list[str], start: int) -> list[str]:
 def is_list_item(text: str) -> bool:
     """"(c) the participant …", "• Duplicate sending;", "B. CreditorEnrolment": an item of a list."""
     return bool(_LIST_ITEM.match(text))
+
+
+def without_bullet(text: str) -> str:
+    """"- covers one and only one payment instruction" -> "covers one and only one …": the glyph that
+    set the item in the PDF, which an answer's own list bullet replaces. Letters and numbers that
+    enumerate ("(c) the participant …") are kept: other text refers to them."""
+    return _GLYPH_BULLET.sub("", text, count=1)
 
 
 def _titled_items(blocks: list[str]) -> list[str]:
