@@ -28,8 +28,12 @@ CORPORA = REPO.parent / "shared" / "corpora"
 REAL2_FILE = GOLDEN_DIR / "e2e_real2.jsonl"
 # More questions over the same documents, written later and just as blind (no answer looked at).
 REAL2_MORE_FILE = GOLDEN_DIR / "e2e_real2_more.jsonl"
-REAL2_FILES = (REAL2_FILE, REAL2_MORE_FILE)
-E2E_FILES = ("e2e_sample.jsonl", "e2e_real_pdfs.jsonl", "e2e_real2.jsonl", "e2e_real2_more.jsonl")
+# A third blind set over the same documents, written from the PDF text alone (no answer, eval output
+# or baseline looked at); its split is the same rule applied to this file alone.
+REAL2_SET3_FILE = GOLDEN_DIR / "e2e_real2_set3.jsonl"
+REAL2_FILES = (REAL2_FILE, REAL2_MORE_FILE, REAL2_SET3_FILE)
+E2E_FILES = ("e2e_sample.jsonl", "e2e_real_pdfs.jsonl", "e2e_real2.jsonl", "e2e_real2_more.jsonl",
+             "e2e_real2_set3.jsonl")
 RETRIEVAL_FILES = ("retrieval_sample.jsonl", "retrieval_real.jsonl")
 
 
@@ -56,6 +60,28 @@ def test_the_set_is_large_hard_and_mixed(real2):
             "nl_addendum_xml_sct_initiation_6-0", "six_ig-qr-bill-delta-guide-v2.3-en"} <= asked
     assert all(len(q.expected) >= 2 for q in real2 if q.kind == "multi_source")
     assert all(e.pages for q in real2 for e in q.expected), "every source names its page(s)"
+
+
+def test_the_third_set_is_blind_mixed_and_spread():
+    set3 = load_golden([REAL2_SET3_FILE])
+    assert len(set3) == 60
+    assert {q.corpus for q in set3} == {"real2"} and all(q.id.startswith("r2s3-") for q in set3)
+    kinds = Counter(q.kind for q in set3)
+    assert kinds["table"] >= 15 and kinds["list_all"] >= 5 and kinds["limit"] >= 5
+    assert {k: kinds[k] for k in ("other_scheme", "not_stated", "nonexistent")} == {
+        "other_scheme": 5, "not_stated": 5, "nonexistent": 4}
+    assert {q.language for q in set3} == {"en", "nl", "de", "fr"}
+    asked = {e.rulebook_id for q in set3 for e in q.expected}
+    assert asked == {"iso20022_mdr2_exceptions_investigations_2019_2020", "iso20022_mdr2_request_to_pay_v1",
+                     "nl_addendum_xml_sct_initiation_6-0", "six_ig-qr-bill-delta-guide-v2.3-en"}
+    # `rulebook eval e2e --corpus real2` reads every e2e_*.jsonl, so it asks these questions too
+    real2_ids = {q.id for q in load_golden() if q.corpus == "real2"}
+    assert {q.id for q in set3} <= real2_ids
+
+
+def test_question_ids_are_unique_across_all_golden_files():
+    ids = Counter(r["id"] for name in E2E_FILES + RETRIEVAL_FILES for r in _rows(name))
+    assert [i for i, n in ids.items() if n > 1] == []
 
 
 def _pdf(rulebook_id: str) -> Path:
