@@ -1013,6 +1013,25 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
                 if item not in out and item not in chosen:
                     out.append(item)
                 position += 1
+    return _lead_ins_completed(out, prose_spans, spans)
+
+
+def _lead_ins_completed(quotes: list[Span], prose_spans: dict[tuple[str, int], Span], spans: Sequence[Span]
+                        ) -> list[Span]:
+    """A lead-in ending in ":" that a list's run of quotes reached last ("… is composed of 5
+    MessageBuildingBlocks:") says nothing without its own items: they follow it, as a quoted lead-in's do."""
+    out = list(quotes)
+    for span in quotes:
+        following = prose_spans.get((span.chunk.chunk_id, span.position + 1))
+        if not span.text.rstrip().endswith(":") or (following is not None and following in out):
+            continue
+        at = out.index(span) + 1
+        for count, item in enumerate(_items_after(span, prose_spans, spans)):
+            if count >= MAX_LEAD_IN_ITEMS or item in out or (count and not is_list_item(item.text)
+                                                             and ":" in item.text):
+                break
+            out.insert(at, item)
+            at += 1
     return out
 
 

@@ -42,3 +42,22 @@ def test_the_same_rows_from_two_pages_are_one_table_citing_both():
     answer = OfflineRulebookModel(min_lexical=0.0).compose("What does the code MS01 mean?", "en", hits)
     assert answer.count("| MS01 |") == 1, answer
     assert "From the table in the rulebook [S1] [S2]:" in answer, answer
+
+
+def test_a_lead_in_the_list_reaches_last_brings_its_own_items():
+    rules = "".join(f"Rule {n} of the notification applies to the case assignee in step {n} of the chain.\n\n"
+                    for n in range(1, 10))
+    text = ("The NotificationOfCaseAssignment message is sent by a case assignee to a case creator.\n\n" + rules +
+            "The NotificationOfCaseAssignment message definition is composed of 3 building blocks:\n\n"
+            "- Header, which specifies generic information about the notification that the assignee sends to "
+            "the party that assigned the case;\n\n"
+            "- Case, which identifies the investigation case that the notification is about, as the case creator "
+            "assigned it at the start;\n\n"
+            "- Assignment, which identifies the assignment of the case from an assigner to an assignee further "
+            "down the processing chain.\n")
+    model = OfflineRulebookModel(min_lexical=0.0)
+    answer = model.compose("List all rules for the NotificationOfCaseAssignment message sent by a case assignee.",
+                           "en", [("S1", chunk(3, 79, text, []))])
+    lines = answer.splitlines()
+    lead_in = next(i for i, line in enumerate(lines) if "composed of 3 building blocks:" in line)
+    assert any(line.startswith("- Header, which specifies") for line in lines[lead_in + 1:]), answer
