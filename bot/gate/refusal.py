@@ -61,7 +61,10 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
     """Does the folded text (accents folded, case-folded) mention a name or identifier of the
     question? As a word, or as a word with a number run on ("ISO" in "ISO20022"), or run together
     with the next or previous word of the question ("ABN AMRO" written "ABNAMRO"), or — for a
-    hyphenated compound ("SEPA-overboekingsbestand") — by its capitalised parts."""
+    hyphenated compound ("SEPA-overboekingsbestand", "pain.001-bericht") — by its capitalised parts
+    and codes; a possessive ("QR-bill's") is not part of the name."""
+    # "the QR-bill's QR code": the possessive is the question's grammar, not part of the name
+    term = re.sub(r"(?<=\w)['’]s$", "", term)
     key = fold_accents(term).casefold()
     after = r"(?!\w)" if key[-1:].isdigit() else r"(?![^\W\d_])"  # "PS-17" is not in "PS-170"
     if re.search(r"(?<!\w)" + re.escape(key) + after, folded):
@@ -74,10 +77,11 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
             if re.search(r"(?<!\w)" + re.escape(joined) + r"(?!\w)", folded):
                 return True
     pieces = term.split("-")
-    parts = [p for p in pieces if p[:1].isupper()]
+    parts = [p for p in pieces if p[:1].isupper() or any(ch.isdigit() for ch in p)]
     common = [p for p in pieces if p not in parts]
-    # "SEPA-overboekingsbestand", "TARGET-dag": a name joined to a common word; never a code such
-    # as "PS-17" (a common word is at least three letters: "e" of "e-Rechnung" is no word)
+    # "SEPA-overboekingsbestand", "TARGET-dag", "pain.001-bericht": a name or code joined to a common
+    # word; never a code such as "PS-17" (a common word is at least three letters: "e" of "e-Rechnung"
+    # is no word)
     if parts and common and all(p.isalpha() and p.islower() and len(p) >= 3 for p in common):
         return all(mentioned(p, folded) for p in parts)
     return False

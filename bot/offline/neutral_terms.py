@@ -31,11 +31,20 @@ _SEGMENTS = re.compile(r"[-./]")
 
 
 def neutral_words(question: str) -> list[str]:
-    """The question's words with two capitals in one part (QR, QR-IIDs, IBAN, KvK; not "Pays-Bas") or
-    with a digit and a letter (camt.056, PS-05)."""
-    words = [w.strip("?!.,;:'\"()«»") for w in question.split()]
-    return [w for w in words if any(sum(ch.isupper() for ch in part) >= 2 for part in _SEGMENTS.split(w))
-            or (any(ch.isdigit() for ch in w) and any(ch.isalpha() for ch in w))]
+    """The question's words with a digit and a letter (camt.056, PS-05), and the parts with two capitals
+    of the others (QR, QR-IIDs, IBAN, KvK; not "Pays-Bas"): "QR-Rechnung" is "QR" joined to a German
+    word, which an English document writes "QR-bill"."""
+    out: list[str] = []
+    for word in (w.strip("?!.,;:'\"()«»") for w in question.split()):
+        if any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word):
+            out.append(word)
+            continue
+        parts = [part for part in _SEGMENTS.split(word) if sum(ch.isupper() for ch in part) >= 2]
+        if len(parts) == len(_SEGMENTS.split(word)):
+            out.append(word)
+        else:
+            out += parts
+    return out
 
 
 def neutral_coverage(question: str, language: str, spans: Sequence[Any], vocabulary: Any

@@ -15,6 +15,8 @@ def test_neutral_words_are_acronyms_and_codes():
     assert neutral_words("Combien de caractères comporte une référence QR ?") == ["QR"]
     assert neutral_words("Welcher Nummernbereich ist für QR-IIDs reserviert?") == ["QR-IIDs"]
     assert neutral_words("Wat is de KvK en camt.056.001.08?") == ["KvK", "camt.056.001.08"]
+    # a German word joined to the acronym is not written alike in every language ("QR-Rechnung": QR-bill)
+    assert neutral_words("Dokumentiert das Änderungsdokument zur QR-Rechnung jede Anpassung?") == ["QR"]
     assert neutral_words("Que doivent indiquer les commerçants aux Pays-Bas en 2024 ?") == []  # a name, a year
 
 

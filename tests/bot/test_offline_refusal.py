@@ -41,6 +41,11 @@ def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with
     # a name joined to a three-letter common word of the question's language ("TARGET-dag": TARGET day)
     assert mentioned("TARGET-dag", "when the execution date is not a target day", "geen TARGET-dag")
     assert not mentioned("TARGET-dag", "the execution date is a business day", "geen TARGET-dag")
+    # a code joined to a common word ("pain.001-bericht": pain.001 message), a possessive
+    assert mentioned("pain.001-bericht", "the pain.001 message of abn amro", "het pain.001-bericht")
+    assert not mentioned("pain.001-bericht", "the pain.008 message", "het pain.001-bericht")
+    assert mentioned("QR-bill's", "the qr-bill payment part", "the QR-bill's QR code")
+    assert not mentioned("QR-bill's", "the payment slip", "the QR-bill's QR code")
 
 
 def test_a_lone_capital_is_no_name_that_must_be_mentioned():
