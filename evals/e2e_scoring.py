@@ -177,8 +177,10 @@ def check_citation(citation: Citation, q: GoldenQuestion, index: IndexView) -> C
             # or ends there (bot.gate.citation_pages cites the page holding most of its words).
             following = index.page_texts.page(chunk.source_uri, citation.page + 1) or ""
             previous = index.page_texts.page(chunk.source_uri, citation.page - 1) or ""
-            opening = " ".join(citation.quote.split()[:8])
-            ending = " ".join(citation.quote.split()[-8:])
+            # (a short quote may have fewer than 8 words on either side of the break: half of it then)
+            words = citation.quote.split()
+            reach = min(8, max(3, len(words) // 2))
+            opening, ending = " ".join(words[:reach]), " ".join(words[-reach:])
             starts_here = contains(page_text, opening) and quote_on_page(citation.quote, page_text + "\n" + following)
             ends_here = bool(previous) and contains(page_text, ending) \
                 and quote_on_page(citation.quote, previous + "\n" + page_text)

@@ -94,6 +94,7 @@ from bot.offline.span_scoring import (
     is_condition,
     is_heading,
     is_list_item,
+    is_record,
     parse_table,
     purpose_identifiers,
     uncovered_terms,
@@ -364,7 +365,8 @@ class OfflineRulebookModel(BaseChatModel):
             named = _name_search(query, language, reading.hits)
             if named is not None:
                 return Plan(tool=SEARCH, args={"query": named})
-            pointer = self._pointer_search(query, language, reading, listing=asks_for_list(question))
+            pointer = self._pointer_search(query, language, reading, listing=asks_for_list(question),
+                                           asks_value=asked_fact(question) is not None)
             if pointer is not None:
                 return Plan(tool=SEARCH, args=pointer)
         if SECTION in self.tool_names and len(reading.read) < MAX_SECTION_READS:
@@ -403,17 +405,20 @@ class OfflineRulebookModel(BaseChatModel):
             return Plan(tool=CATALOG, args={})
         return Plan(text=text)
 
-    def _pointer_search(self, query: str, language: str, reading: Reading, listing: bool = False
-                        ) -> dict[str, Any] | None:
+    def _pointer_search(self, query: str, language: str, reading: Reading, listing: bool = False,
+                        asks_value: bool = False) -> dict[str, Any] | None:
         """A search for the definition a best span points to ('Datatype: "Frequency6Code" on page
         374') in its own rulebook, when no chunk shown holds it: the definition is the answer (for a
-        "list all" question, the code list of any type a best span names)."""
+        "list all" question, the code list of any type a best span names; for a question asking a
+        length or a code, the type the best field record names)."""
         spans = self._scored(query, language, reading.hits, reading.section_ids)
         if not spans:
             return None
         best = spans[0].score
-        for span in [s for s in spans if s.table is None and s.score >= best - QUOTE_MARGIN][:MAX_QUOTES]:
-            if (_is_pointer(span) or (listing and type_references(span.text))) \
+        quoted = [s for s in spans if s.table is None and s.score >= best - QUOTE_MARGIN][:MAX_QUOTES]
+        typed = _typed_record(quoted) if asks_value else None
+        for span in quoted:
+            if (_is_pointer(span) or ((listing or span is typed) and type_references(span.text))) \
                     and _pointed_definition(span, spans, pointer_only=False) is None:
                 name = type_references(span.text)[0].name
                 return {"query": f"{name} {query}", "rulebook_ids": [span.chunk.rulebook_id]}
@@ -557,6 +562,17 @@ class OfflineRulebookModel(BaseChatModel):
                 replaced.append(target)
         chosen = replaced
         listing = asks_for_list(question)
+        typed = _typed_record(chosen) if not listing and best.table is None and asked_fact(question) else None
+        if typed is not None:
+            # a field record gives its length or its codes by type ('Datatype: "Max15NumericText" on page
+            # 387'): the value asked is where the type is defined, quoted after the record with the
+            # type's code list when one follows it
+            definition = _pointed_definition(typed, spans, pointer_only=False)
+            if definition is not None and definition not in chosen:
+                chosen.insert(chosen.index(typed) + 1, definition)
+                table = _table_after(definition, spans)
+                if table is not None and table not in rows:
+                    rows.insert(0, table)
         if listing and chosen and best.table is None:
             # "list all …": a list laid out as a table right after the best sentence is the list, or
             # the code list of the type the best sentence names ('Datatype: "X" on page N')
@@ -1061,6 +1077,12 @@ def _flat(text: str) -> str:
 def _offset(span: Span) -> int:
     """Where the span starts in its chunk's text (whitespace folded); -1 when it cannot be found."""
     return _flat(span.chunk.text).find(_flat(span.text)[:60])
+
+
+def _typed_record(quotes: Sequence[Span]) -> Span | None:
+    """The best field record among the quotes that gives its value by type ('… Datatype: "Max35Text" on
+    page 115')."""
+    return next((s for s in quotes if s.table is None and is_record(s.text) and type_references(s.text)), None)
 
 
 def _is_pointer(span: Span) -> bool:

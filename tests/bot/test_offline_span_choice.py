@@ -109,6 +109,31 @@ def test_a_type_pointer_is_answered_by_the_definition_and_the_code_list_it_point
     assert model._pointer_search("What reason codes can a RejectionReason have?", "en", alone) is None  # not a pointer
 
 
+CONTROL = ("7.4.1.2 ControlData <CtrlData>\n\nPresence: [0..1]\n\n"
+           "Definition: Provides details on the number of transactions and the control sum of the message.\n\n"
+           "7.4.1.2.1 NumberOfTransactions <NbOfTxs>\n\nPresence: [1..1]\n\n"
+           "Definition: Number of individual transactions contained in the message.\n\n"
+           "Datatype: \"Max15NumericText\" on page 9\n\n")
+TEXT_TYPES = ("19.3.1.4 Max140Text\n\nDefinition: Specifies a character string with a maximum length of 140 "
+              "characters.\n\n19.3.1.5 Max15NumericText\n\nDefinition: Specifies a numeric string with a "
+              "maximum length of 15 digits.\n\n")
+
+
+def test_a_record_giving_its_length_by_type_is_answered_with_the_type_definition():
+    from bot.offline.offline_model import Reading
+
+    hits = [("S1", chunk(CONTROL)), ("S2", chunk(TEXT_TYPES, index=1))]
+    model = OfflineRulebookModel(min_lexical=0.2)
+    question = "In the control data, how many digits can the NumberOfTransactions have?"
+    text = model.compose(question, "en", hits)
+    assert "Specifies a numeric string with a maximum length of 15 digits [S2]." in text, text
+    assert "Max140Text" not in text and "140 characters" not in text, text
+    alone = Reading(hits=hits[:1], search_hits=hits[:1], section_ids=set(), read=[])
+    assert model._pointer_search(question, "en", alone, asks_value=True) == {
+        "query": f"Max15NumericText {question}", "rulebook_ids": ["GUIDE-1"]}
+    assert model._pointer_search(question, "en", alone) is None  # no value asked: the record answers
+
+
 def test_question_types_plural_values():
     assert asks_for_list("What frequency codes does Frequency6Code offer?")
     assert asks_for_list("Which status codes can a service request have?")
