@@ -421,7 +421,9 @@ class OfflineRulebookModel(BaseChatModel):
             if (_is_pointer(span) or ((listing or span is typed) and type_references(span.text))) \
                     and _pointed_definition(span, spans, pointer_only=False) is None:
                 name = type_references(span.text)[0].name
-                return {"query": f"{name} {query}", "rulebook_ids": [span.chunk.rulebook_id]}
+                # a type's definition shares no words with a question about a field that uses it: its
+                # name alone finds it (a "list all" question's words also find the list's own chunks)
+                return {"query": f"{name} {query}" if listing else name, "rulebook_ids": [span.chunk.rulebook_id]}
         return None
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:

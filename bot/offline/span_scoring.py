@@ -474,11 +474,11 @@ def without_naming_words(query: str, naming: set[str]) -> str:
 
 
 _ASKS_FOR_IDENTIFIER = re.compile(
-    r"\b(which|what)\s+(\w+\s+){0,3}(message|code|attribute|element|standard|identifier|id|number\s+range|"
+    r"\b(which|what)\s+([\w-]+\s+){0,3}(message|code|attribute|element|standard|identifier|id|number\s+range|"
     r"reason\s+code|message\s+type)\b|"
-    r"\b(welke?|welk)\s+(\w+\s+){0,2}(bericht|code|attribuut|element|standaard|nummer|kenmerk)\b|"
-    r"\bquel(le)?s?\s+(\w+\s+){0,2}(message|code|attribut|[ée]l[ée]ment|norme|num[ée]ro|identifiant)\b|"
-    r"\bwelche[rs]?\s+(\w+\s+){0,2}(nachricht|code|kennung|attribut|element|norm|nummer|meldung|wert)\b",
+    r"\b(welke?|welk)\s+([\w-]+\s+){0,2}(bericht|code|attribuut|element|standaard|nummer|kenmerk)\b|"
+    r"\bquel(le)?s?\s+([\w-]+\s+){0,2}(message|code|attribut|[ée]l[ée]ment|norme|num[ée]ro|identifiant)\b|"
+    r"\bwelche[rs]?\s+([\w-]+\s+){0,2}(nachricht|code|kennung|attribut|element|norm|nummer|meldung|wert)\b",
     re.IGNORECASE)
 _ASKS_FOR_QUANTITY = re.compile(
     r"\b(how\s+(much|many|long|quickly|fast|soon|high|low|often|old)|when|what\s+time|until\s+when|within\s+what|"

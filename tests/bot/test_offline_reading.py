@@ -84,6 +84,7 @@ def test_a_sentence_broken_over_two_paragraphs_is_one_span_again():
 def test_what_kind_of_fact_a_question_asks_for():
     assert asked_fact("Which ISO 20022 message does the originator PSP use?") == "identifier"
     assert asked_fact("Under which reason code can a debtor claim a refund?") == "identifier"
+    assert asked_fact("Which missing-information code would its UnableToApply carry?") == "identifier"  # hyphenated
     assert asked_fact("How long is a Device Certificate valid?") == "quantity"
     assert asked_fact("Hoeveel kost een terugbetaling?") == "quantity"
     assert asked_fact("Can I pay with my fridge?") is None

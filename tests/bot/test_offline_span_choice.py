@@ -130,7 +130,7 @@ def test_a_record_giving_its_length_by_type_is_answered_with_the_type_definition
     assert "Max140Text" not in text and "140 characters" not in text, text
     alone = Reading(hits=hits[:1], search_hits=hits[:1], section_ids=set(), read=[])
     assert model._pointer_search(question, "en", alone, asks_value=True) == {
-        "query": f"Max15NumericText {question}", "rulebook_ids": ["GUIDE-1"]}
+        "query": "Max15NumericText", "rulebook_ids": ["GUIDE-1"]}
     assert model._pointer_search(question, "en", alone) is None  # no value asked: the record answers
 
 
