@@ -24,9 +24,11 @@ from typing import Any
 
 from knowledge.bm25 import tokenize
 
-# calibrated by the dev sweep (evals/baselines/calibration_offline.json): none may be missing. On its own
-# it refuses 3 more dev exclusion cases and no answerable dev question (test: 3 more, none).
-MAX_MISSING_NEUTRAL: float | None = 0.0
+# calibrated by the dev sweep (evals/baselines/calibration_offline.json): off. It was "none may be missing"
+# while it refused 3 more dev exclusion cases; once "QR-Rechnung" counts as "QR" only (a German word is not
+# written alike in every language), it changes one dev outcome of 533, fewer than a check needs
+# (evals.calibration.MIN_CASES_CHANGED; dev F1 .8620 -> .8604, test .8160 -> .8184).
+MAX_MISSING_NEUTRAL: float | None = None
 _SEGMENTS = re.compile(r"[-./]")
 
 
