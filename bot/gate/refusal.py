@@ -67,7 +67,9 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
     term = re.sub(r"(?<=\w)['’]s$", "", term)
     key = fold_accents(term).casefold()
     after = r"(?!\w)" if key[-1:].isdigit() else r"(?![^\W\d_])"  # "PS-17" is not in "PS-170"
-    if re.search(r"(?<!\w)" + re.escape(key) + after, folded):
+    # a message's versioned name ("DebitAuthorisationRequestV07" in a heading) mentions it
+    version = r"(?:v\d{1,2}(?!\w))?" if key[-1:].isalpha() and len(key) >= 6 else ""
+    if re.search(r"(?<!\w)" + re.escape(key) + version + after, folded):
         return True
     words = re.findall(r"[\w\-]+", fold_accents(question).casefold())
     for i, word in enumerate(words):

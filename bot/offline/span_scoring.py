@@ -826,10 +826,15 @@ def heading_identifiers(chunk: ChunkPayload) -> frozenset[str]:
     return _heading_identifiers(tuple(chunk.parent_titles), chunk.section_title, chunk.language[:2])
 
 
+# a message's versioned name in a heading ("DebitAuthorisationRequestV07"): questions name it unversioned
+_VERSIONED_NAME = re.compile(r"^([a-z]{6,})v\d{1,2}$")
+
+
 @lru_cache(maxsize=4096)
 def _heading_identifiers(parents: tuple[str, ...], title: str, language: str) -> frozenset[str]:
-    return frozenset(t for t in tokenize(" ".join([*parents, title]), language)
-                     if any(ch.isdigit() for ch in t) and any(ch.isalpha() for ch in t))
+    found = {t for t in tokenize(" ".join([*parents, title]), language)
+             if any(ch.isdigit() for ch in t) and any(ch.isalpha() for ch in t)}
+    return frozenset(found | {m.group(1) for t in found if (m := _VERSIONED_NAME.match(t))})
 
 
 class SpanScorer:

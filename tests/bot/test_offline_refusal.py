@@ -45,6 +45,8 @@ def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with
     assert mentioned("pain.001-bericht", "the pain.001 message of abn amro", "het pain.001-bericht")
     assert not mentioned("pain.001-bericht", "the pain.008 message", "het pain.001-bericht")
     assert mentioned("QR-bill's", "the qr-bill payment part", "the QR-bill's QR code")
+    assert mentioned("DebitAuthorisationRequest", "19 camt.037.001.07 debitauthorisationrequestv07")
+    assert not mentioned("DebitAuthorisation", "debitauthorisationrequestv07")
     assert not mentioned("QR-bill's", "the payment slip", "the QR-bill's QR code")
 
 

@@ -187,3 +187,16 @@ def test_the_record_of_an_element_the_question_asks_about_is_preferred():
                          "details on missing information. Datatype: Max140Text"))]
     best = SpanScorer(None, None).score("What is the data type of AdditionalMissingInformation?", hits, set())[0]
     assert best.text.startswith("AdditionalMissingInformation <AddtlMssngInf>") and best.defining
+
+
+def test_a_record_under_the_message_the_question_names_is_quoted_first_though_its_heading_is_versioned():
+    record = ("19.4.2 CancellationReason <CxlRsn>\n\nPresence: {presence}\n\n"
+              "Definition: Provides detailed information on the cancellation reason.\n\n")
+    other = chunk(record.format(presence="[0..1]"), index=1)
+    other.parent_titles = ["10 RequestToPayDebtorActivationCancellationRequestV01"]
+    named = chunk(record.format(presence="[1..1]"), index=2)
+    named.parent_titles = ["19 camt.037.001.07 DebitAuthorisationRequestV07"]
+    text = OfflineRulebookModel(min_lexical=0.2).compose(
+        "In a DebitAuthorisationRequest, is CancellationReason mandatory?", "en", [("S1", other), ("S2", named)])
+    quotes = [line for line in text.splitlines() if line.startswith("- ")]
+    assert quotes and "[S2]" in quotes[0] and ("(1..1)" in quotes[0] or "[1..1]" in quotes[0]), text
