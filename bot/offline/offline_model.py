@@ -1001,20 +1001,7 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
         if (index == 0 and listing) or lead_in:
             # the list itself; a lead-in ending in ":" ("Rejecting a case assignment occurs when:") says
             # nothing without the items that follow it, list question or not
-            # a sentence that goes on an item ("− The payment part must be … same height." / "The payment
-            # part and receipt together …") is not an item of its own; the next lead-in ends the list
-            limit = MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS
-            counted = taken = 0
-            items = False
-            for item in _items_after(span, prose_spans, spans):
-                is_item = is_list_item(item.text)
-                if counted >= limit or taken >= 2 * limit or (
-                        lead_in and taken and not is_item and ":" in item.text):
-                    break  # (a lead-in of its own, maybe joined with its short items into one span)
-                counted += int(listing or is_item or not items)
-                items, taken = items or is_item, taken + 1
-                if item not in out:
-                    out.append(item)
+            out += [item for item in _list_after(span, prose_spans, spans, listing, lead_in) if item not in out]
         elif after is not None and after not in out and after not in chosen and depends_on_previous(after.text) \
                 and after.relevant:
             # the sentence after leans on the quote and is itself close to the question ("In such a situation,
@@ -1044,12 +1031,31 @@ def _lead_ins_completed(quotes: list[Span], prose_spans: dict[tuple[str, int], S
         if not span.text.rstrip().endswith(":") or (following is not None and following in out):
             continue
         at = out.index(span) + 1
-        for count, item in enumerate(_items_after(span, prose_spans, spans)):
-            if count >= MAX_LEAD_IN_ITEMS or item in out or (count and not is_list_item(item.text)
-                                                             and ":" in item.text):
+        for item in _list_after(span, prose_spans, spans, listing=False, lead_in=True):
+            if item in out:
                 break
             out.insert(at, item)
             at += 1
+    return out
+
+
+def _list_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Sequence[Span], listing: bool,
+                lead_in: bool) -> list[Span]:
+    """The list after `span`: for a "list all" question the sentences that follow it (up to
+    MAX_LIST_QUOTES), after a lead-in ending in ":" its items (up to MAX_LEAD_IN_ITEMS). A sentence
+    that goes on an item ("− The payment part must be … same height." / "The payment part and receipt
+    together …") is not an item of its own; the next lead-in ends the list."""
+    limit = MAX_LIST_QUOTES if listing else MAX_LEAD_IN_ITEMS
+    counted = taken = 0
+    items = False
+    out: list[Span] = []
+    for item in _items_after(span, prose_spans, spans):
+        is_item = is_list_item(item.text)
+        if counted >= limit or taken >= 2 * limit or (lead_in and taken and not is_item and ":" in item.text):
+            break  # (a lead-in of its own, maybe joined with its short items into one span)
+        counted += int(listing or is_item or not items)
+        items, taken = items or is_item, taken + 1
+        out.append(item)
     return out
 
 
