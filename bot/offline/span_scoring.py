@@ -597,11 +597,38 @@ def is_condition(sentence: str) -> bool:
     return bool(_CONDITION_OPENING.match(sentence))
 
 
+# "Where do I send a change request?", "Which website does the addendum point to?", "Wohin …?",
+# "Waar kan ik … aanvragen?", "Où envoyer …?": the answer is an address, an e-mail or a web address
+_ASKS_FOR_CONTACT = re.compile(
+    r"\b(where\s+(do|can|should|must|may|would|shall)\s+(i|we|you|one|they|a\s+\w+|the\s+\w+)\s+"
+    r"(\w+\s+){0,2}(send|submit|report|address|direct|find|get|obtain|download|request|apply|register|lodge|file|"
+    r"order|contact|write|e-?mail|turn)|"
+    r"(which|what)\s+(web\s*site|site|url|internet\s+address|web\s+address|e-?mail(\s+address)?|mailbox|portal|"
+    r"web\s*page|link)\b|who\s+(do|can|should|must|may)\s+(i|we|you|one)\s+contact|"
+    r"waar\s+(kan|moet|kunnen|moeten|mag)\s+(ik|we|je|u|men)\s+(\w+\s+){0,3}(sturen|versturen|indienen|melden|"
+    r"vinden|downloaden|aanvragen|opvragen|terecht|bestellen)|welke\s+(website|site|url|e-?mail(adres)?)|"
+    r"o[uù]\s+(envoyer|adresser|trouver|t[ée]l[ée]charger|signaler|puis-je|dois-je|peut-on|doit-on)|"
+    r"quel(le)?s?\s+(site|adresse\s+e-?mail|url|e-?mail)|"
+    r"wohin|wo\s+(kann|k[öo]nnen|muss|m[üu]ssen|finde|finden|erhalte|bekomme)|"
+    r"welche[rs]?\s+(website|webseite|internetseite|url|e-?mail))", re.IGNORECASE)
+# an e-mail address, a web address ("www.iso20022.org", "https://…", "six-group.com/qr-bill")
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|\bwww\.[\w-]+(?:\.[\w-]+)+|"
+                      r"\b[\w-]+\.(?:com|org|net|int|eu|ch|nl|de|fr|be|lu|at)/\S*", re.IGNORECASE)
+
+
+def holds_contact(text: str) -> bool:
+    """Does the text give an e-mail or web address (what a "where do I send …" question asks for)?"""
+    return bool(_CONTACT.search(text))
+
+
 def asked_fact(question: str) -> str | None:
-    """What kind of fact the question asks for: "identifier" (which code, which message), "quantity"
-    (how much, how long, when, a limit or a fee), or None (a description)."""
+    """What kind of fact the question asks for: "identifier" (which code, which message), "contact"
+    (where to send, find or ask: an e-mail or web address), "quantity" (how much, how long, when, a
+    limit or a fee), or None (a description)."""
     if _ASKS_FOR_IDENTIFIER.search(question):
         return "identifier"
+    if _ASKS_FOR_CONTACT.search(question):
+        return "contact"
     if _ASKS_FOR_QUANTITY.search(question):
         return "quantity"
     return None
@@ -949,7 +976,7 @@ class SpanScorer:
                 if other_language:
                     clues["acronyms_other_language"] = 1.0  # then its acronyms are what ties it to the question
             new_numbers, new_ids = numbers - asked_numbers, ids - asked_ids - naming
-            if kind == "identifier" and new_ids:
+            if kind == "identifier" and new_ids or kind == "contact" and holds_contact(span.text):
                 clues["asked_identifier"] = 1.0
                 span.holds_asked_fact = True
             elif kind is not None and new_numbers:

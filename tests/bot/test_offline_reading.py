@@ -88,6 +88,30 @@ def test_what_kind_of_fact_a_question_asks_for():
     assert asked_fact("How long is a Device Certificate valid?") == "quantity"
     assert asked_fact("Hoeveel kost een terugbetaling?") == "quantity"
     assert asked_fact("Can I pay with my fridge?") is None
+    # where to send, find or ask: an e-mail or web address, in each language
+    for question in ["Where do I send a change request for the guidelines?",
+                     "Which website does the addendum point to for the calendar?",
+                     "Waar kan ik de codelijst downloaden?", "Où envoyer une demande de modification ?",
+                     "Wohin sende ich Änderungswünsche?"]:
+        assert asked_fact(question) == "contact", question
+    # a place in a message or on a page, or contact details as a subject, are not
+    for question in ["Where must the payment part be positioned?", "Waar moet ik op letten?",
+                     "For contact details of a party, is the channel type mandatory?"]:
+        assert asked_fact(question) != "contact", question
+
+
+def test_a_question_asking_where_to_send_quotes_the_address():
+    """The sentence naming the change requests and the guidelines shares most words with the question;
+    the one with the e-mail address is what it asks for, and it is quoted too."""
+    chunk = _chunk("Change requests for the implementation guidelines are collected and reviewed by the "
+                   "standards team once a year.\n\nRequests can be submitted at any time via "
+                   "changes@example-scheme.org.", chunk_id="IG:3", rulebook_id="IG", section_title="Changes")
+    question = "Where do I send a change request for the implementation guidelines?"
+    answer = OfflineRulebookModel(min_lexical=0.3).compose(question, "en", [("S1", chunk)])
+    assert "changes@example-scheme.org" in answer
+    without = OfflineRulebookModel(min_lexical=0.3).compose(
+        question.replace("Where do I send", "Who reviews"), "en", [("S1", chunk)])
+    assert "changes@example-scheme.org" not in without
 
 
 def test_a_lead_in_and_its_short_list_are_one_span_but_long_items_stay_apart():
