@@ -79,6 +79,7 @@ _INSTRUCTION_REASON = "addresses the user or the assistant as an instruction"
 VETTED_STATUSES = frozenset({"vetted_active", "vetted_archived"})
 REFUSAL_MARKER = "[not covered]"
 _BRACKET_GROUP = re.compile(r"\[([^\[\]\n]{1,80})\](?!\()")
+_REPEATED_MARKER = re.compile(r"(\[\d+\])(?:\s*\1)+")
 _HANDLE = re.compile(r"S\d{1,5}", re.IGNORECASE)  # the ledger's handle format: "S1", "S12"
 _SOURCE_WORDS = ("rulebook", "regelboek", "reglement", "regelwerk", "source", "bron", "quelle",
                  "section", "sectie", "abschnitt", "document", "dokument", "citation", "cite",
@@ -463,7 +464,9 @@ class CitationGate:
             if handles is None:
                 return f"({group.group(1)})"
             return "".join(f"[{numbers[h]}]" for h in dict.fromkeys(handles) if h in numbers)
-        return _BRACKET_GROUP.sub(replace, text)
+        # two handles can become one number (a table caption's second handle shows no row of its own
+        # and takes the first's): "[1] [1]" reads as a second source, so a run of one number is one marker
+        return _REPEATED_MARKER.sub(r"\1", _BRACKET_GROUP.sub(replace, text))
 
     # -- outcome -------------------------------------------------------------------------------
     def _result(self, searched: Sequence[str] = ()) -> GateResult:

@@ -264,3 +264,26 @@ async def test_a_chunk_without_page_breaks_cites_its_first_page():
         "- Rule CT-R4 requires the beneficiary PSP to make funds available within 2 hours of settlement [S1].\n",
         S1=old)
     assert [c.page for c in result.citations] == [5]
+
+
+async def test_a_caption_citing_two_copies_of_one_table_shows_one_marker():
+    # a message chapter and its code-list annex hold the same rows: the caption cites both, the rows
+    # are found in the first, and the second handle takes its number; "[1] [1]" would read as two sources
+    annex = DEVICES.model_copy(update={"chunk_id": "PS-04:30", "chunk_index": 30, "page_start": 12, "page_end": 12})
+    gate = CitationGate(Ledger(S1=DEVICES, S3=annex), "en", served_source_link("http://bot"))
+    draft = ("From the table in the rulebook [S1] [S3]:\n\n| Device category | Rule | Limit per transaction |\n"
+             "|---|---|---|\n| Connected refrigerators | AT-R4 | EUR 150 |\n")
+    released = await gate.feed(draft)
+    rest, result = await gate.finish()
+    assert result.outcome == "answered"
+    assert result.text.startswith("From the table in the rulebook [1]:")
+    assert "[1] [1]" not in "".join(released + rest)
+    assert [c.n for c in result.citations] == [1]
+
+
+async def test_different_sources_side_by_side_keep_their_own_markers():
+    _, result = await run_gate("- A customer can pay with a connected refrigerator (a fridge) [S1] [S1] "
+                               "[S2].\n")
+    assert result.outcome == "answered"
+    assert "[1][2]." in result.text or "[1] [2]." in result.text
+    assert "[1] [1]" not in result.text and "[1][1]" not in result.text
