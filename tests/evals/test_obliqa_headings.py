@@ -1,5 +1,6 @@
-"""The ObliQA ablation's headings: a passage is given the enclosing passages that read as headings,
-as our PDF indexer gives a chunk its `parent_titles`, and nothing from another document."""
+"""The ObliQA ablations: a passage is given the enclosing passages that read as headings,
+as our PDF indexer gives a chunk its `parent_titles`, and nothing from another document; and the
+dense query without the request wrapped around a question."""
 
 from __future__ import annotations
 
@@ -33,3 +34,14 @@ def test_a_passage_is_given_its_enclosing_headings_outermost_first() -> None:
     assert headings[1] == ["CLIENT CLASSIFICATION"]
     assert headings[0] == []
     assert headings[5] == []  # "2" of adgm-7 does not exist: adgm-3's chapter title is not borrowed
+
+
+def test_the_query_frame_ablation_strips_a_request_wrapped_around_a_question() -> None:
+    from evals.obliqa_sweep import without_request_frame
+
+    assert without_request_frame("Could the FSRA clarify the thresholds or criteria that trigger the reporting "
+                                 "obligation?") == "Thresholds or criteria that trigger the reporting obligation?"
+    assert without_request_frame("Can you provide specific guidance on the process for reconciling client "
+                                 "balances?") == "The process for reconciling client balances?"
+    assert without_request_frame("What are the  conditions for a waiver?") == "What are the conditions for a waiver?"
+    assert without_request_frame("Can you provide examples?") == "Can you provide examples?"  # nothing would be left
