@@ -125,7 +125,7 @@ def baseline_payload(summary: Mapping[str, Any], results: Sequence[QuestionResul
         "golden_files": list(golden_files),
         **({"corpora": list(corpora)} if corpora else {}),
         "summary": {k: v for k, v in summary.items() if k != "by_kind"},
-        **({"splits": split_figures} if splits else {}),
+        **({"splits": split_figures, "kind_gaps": kind_gaps(splits)} if splits else {}),
         "questions": {r.id: {"outcome": r.outcome, "passed": r.passed, "citation_ok": r.citation_ok,
                              "top_chunk": r.citations[0].chunk_id if r.citations else None}
                       for r in results},
@@ -172,7 +172,7 @@ def report_object(summary: Mapping[str, Any], results: Sequence[QuestionResult],
     split_part: dict[str, Any] = {}
     if splits is not None:
         split_part = {"splits": dict(splits), "split_deltas": split_deltas(splits, baseline),
-                      "baseline_has_splits": bool((baseline or {}).get("splits"))}
+                      "baseline_has_splits": bool((baseline or {}).get("splits")), "kind_gaps": kind_gaps(splits)}
     return {
         **summary,
         **split_part,
@@ -264,6 +264,24 @@ def _split_cell(metric: str, value: Any, signed: bool = False) -> str:
     return f"{value:+.1%}" if signed else f"{value:.1%}"
 
 
+def kind_gaps(splits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Questions passed per kind in dev and in test, widest gap first: where a gap opens is where
+    changes were fitted to the dev questions of one kind rather than learned (empty without both parts)."""
+    parts = {name: (splits or {}).get(name) for name in SPLIT_NAMES}
+    if not all(isinstance(part, Mapping) and part.get("by_kind") for part in parts.values()):
+        return []
+    dev, test = (parts[name]["by_kind"] for name in SPLIT_NAMES)  # type: ignore[index]
+    rows = []
+    for kind in sorted(set(dev) | set(test)):
+        d, t = dev.get(kind, {}), test.get(kind, {})
+        dev_share = d["passed"] / d["questions"] if d.get("questions") else None
+        test_share = t["passed"] / t["questions"] if t.get("questions") else None
+        rows.append({"kind": kind, "dev": f"{d.get('passed', 0)}/{d.get('questions', 0)}",
+                     "test": f"{t.get('passed', 0)}/{t.get('questions', 0)}",
+                     "gap": None if dev_share is None or test_share is None else round(dev_share - test_share, 4)})
+    return sorted(rows, key=lambda r: (r["gap"] is None, -(r["gap"] or 0.0), r["kind"]))
+
+
 def print_splits(console: Console, report: Mapping[str, Any]) -> None:
     """dev and test side by side, the gap, and each part's delta against the baseline."""
     splits = report["splits"]
@@ -295,6 +313,14 @@ def print_splits(console: Console, report: Mapping[str, Any]) -> None:
     console.print(table)
     console.print(", ".join(f"{name} {splits[name]['question_count']} questions" for name in parts)
                   + ("; gap = dev - test (a large gap means a change was tuned, not learned)" if "gap" in splits else ""))
+    gaps = kind_gaps(splits)
+    if gaps:
+        by_kind = Table(title="passed by kind, dev / test (widest gap first)")
+        for column in ("kind", "dev", "test", "gap"):
+            by_kind.add_column(column, justify="left" if column == "kind" else "right", no_wrap=True)
+        for row in gaps:
+            by_kind.add_row(row["kind"], row["dev"], row["test"], "-" if row["gap"] is None else f"{row['gap']:+.0%}")
+        console.print(by_kind)
     if not has_base:
         console.print("baseline has no split figures (written before the dev/test split); "
                       "only the overall deltas compare")

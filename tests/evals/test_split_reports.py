@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from adapters.cli import app
 from evals.e2e_golden import load_golden
-from evals.e2e_report import DEFAULT_BASELINE, load_baseline, split_deltas
+from evals.e2e_report import DEFAULT_BASELINE, kind_gaps, load_baseline, split_deltas
 from evals.retrieval import DEFAULT_GOLDEN, evaluate_golden, render_report
 from evals.retrieval import load_golden as load_retrieval_golden
 from knowledge.knowledge_base import KnowledgeBase
@@ -63,6 +63,8 @@ def test_dev_and_test_side_by_side_against_old_and_new_baselines(cli_env, tmp_pa
     assert text.exit_code == 0, text.output
     assert "dev / test" in text.stdout and "gap = dev - test" in " ".join(text.stdout.split())
     assert "baseline has no split figures" in text.stdout
+    assert "passed by kind" in text.stdout  # where dev and test part, kind by kind
+    assert [row["kind"] for row in report["kind_gaps"]] and stored["kind_gaps"] == again["kind_gaps"]
 
 
 def test_split_option_asks_one_part_only(cli_env):
@@ -124,3 +126,18 @@ def test_a_retrieval_line_with_a_bad_split_is_refused(tmp_path):
                     encoding="utf-8")
     with pytest.raises(ValueError, match="split must be dev or test"):
         load_retrieval_golden(path)
+
+
+def test_kind_gaps_put_the_kind_that_passes_far_more_on_dev_first():
+    splits = {
+        "dev": {"by_kind": {"table": {"questions": 10, "passed": 9}, "fact": {"questions": 4, "passed": 2},
+                            "limit": {"questions": 2, "passed": 1}}},
+        "test": {"by_kind": {"table": {"questions": 10, "passed": 5}, "fact": {"questions": 4, "passed": 3},
+                             "whole_section": {"questions": 1, "passed": 0}}},
+    }
+    rows = kind_gaps(splits)
+    assert [r["kind"] for r in rows] == ["table", "fact", "limit", "whole_section"]
+    assert rows[0] == {"kind": "table", "dev": "9/10", "test": "5/10", "gap": 0.4}
+    assert rows[1]["gap"] == -0.25  # passes more often on test: not a sign of tuning
+    assert rows[2]["test"] == "0/0" and rows[2]["gap"] is None  # asked in one part only: no gap to read
+    assert kind_gaps({"test": splits["test"]}) == [] and kind_gaps(None) == []
