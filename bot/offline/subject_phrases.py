@@ -31,6 +31,7 @@ bucket only make a phrase look more common, which makes the check fire less, nev
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Iterable, Sequence
@@ -68,6 +69,14 @@ def phrases_of(terms: Sequence[str]) -> set[Phrase]:
             if a != b and not a.isdigit() and not b.isdigit()}
 
 
+def phrase_key(phrase: Phrase) -> int:
+    """A phrase's 64-bit key, the same in every process and on every machine. Python's hash() of a
+    string is salted per process: which phrases shared a bucket, and so a phrase's count and the
+    answer/refuse decision that reads it, changed from one run (or server restart) to the next."""
+    digest = hashlib.blake2b("\x1f".join(phrase).encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
 class PhraseCounts:
     """How many chunks hold each phrase, in hashed buckets (see the module docstring), and which
     phrases each rulebook's text holds anywhere (64-bit hashes, sorted: a false "held" only makes
@@ -80,11 +89,11 @@ class PhraseCounts:
         self._books: dict[str, Any] = {}
 
     def _bucket(self, phrase: Phrase) -> int:
-        return hash(phrase) & self._mask
+        return phrase_key(phrase) & self._mask
 
     def add(self, phrases: Iterable[Phrase], rulebook_id: str | None = None) -> None:
         """One chunk's phrases: each bucket counted once per chunk."""
-        hashes = np.fromiter({hash(p) for p in phrases}, dtype=np.int64)
+        hashes = np.fromiter({phrase_key(p) for p in phrases}, dtype=np.int64)
         buckets = np.unique(hashes & self._mask)
         if buckets.size:
             self._counts[buckets] += 1
@@ -103,7 +112,7 @@ class PhraseCounts:
         held = self._books.get(rulebook_id)
         if held is None or not held.size:
             return False
-        key = hash(phrase)
+        key = phrase_key(phrase)
         at = int(np.searchsorted(held, key))
         return at < held.size and int(held[at]) == key
 

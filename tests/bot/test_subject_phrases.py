@@ -4,6 +4,10 @@ in few chunks) missing from the evidence's document raises the bar to closeness 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from bot.offline.subject_phrases import (
@@ -42,6 +46,27 @@ def test_phrase_counts_count_a_chunk_once():
     counts.add([("euro", "sign"), ("euro", "sign")])
     counts.add([])
     assert counts.count(("euro", "sign")) == 2 and counts.count(("sign", "permit")) == 1
+
+
+_COLLISIONS = """
+from bot.offline.subject_phrases import PhraseCounts
+counts = PhraseCounts(buckets=1 << 6)  # few buckets: many phrases share one
+phrases = [("term%d" % i, "word%d" % (i * 7)) for i in range(200)]
+for i, p in enumerate(phrases):
+    counts.add(phrases[: i % 5 + 1] + [p], rulebook_id="R%d" % (i % 3))
+counts.freeze()
+print([counts.count(p) for p in phrases], [counts.in_rulebook("R1", p) for p in phrases[:40]])
+"""
+
+
+def test_phrase_counts_are_the_same_in_every_process():
+    # Python salts str hashes per process: with hash() the buckets two phrases share, and so their
+    # counts and the answer/refuse decision, changed between runs of the same eval
+    def run(seed: str) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        return subprocess.run([sys.executable, "-c", _COLLISIONS], env=env, capture_output=True, text=True,
+                              check=True).stdout
+    assert run("1") == run("2") == run("3")
 
 
 def test_evidence_that_never_uses_the_questions_phrase_misses_it():
