@@ -564,6 +564,10 @@ class OfflineRulebookModel(BaseChatModel):
                 replaced.append(target)
         chosen = replaced
         listing = asks_for_list(question)
+        if listing and best.table is None and (head := _list_head(spans, best)) is not None:
+            # "list all …": the sentence that opens the list ("… is composed of 5 MessageBuildingBlocks:")
+            # leads the answer, its items after it, rather than the section's opening sentence
+            chosen = [head, *(s for s in chosen if s is not head)][:MAX_QUOTES]
         typed = _typed_record(chosen) if not listing and best.table is None and asked_fact(question) else None
         if typed is not None:
             # a field record gives its length or its codes by type ('Datatype: "Max15NumericText" on page
@@ -1147,6 +1151,34 @@ def _defining_row(spans: Sequence[Span], rows: Sequence[Span], best: Span) -> Sp
     return next((s for s in spans if s.table is not None and (s.signals.get("defines") or s.signals.get("code_row"))
                  and s.score >= best.score - FOLLOWED_MARGIN and (s.chunk.chunk_id, s.table) not in shown
                  and s.row not in cells), None)
+
+
+def _list_head(spans: Sequence[Span], best: Span) -> Span | None:
+    """For a "list all" question, the best sentence within `QUOTE_MARGIN` of the best span that opens
+    a list of its own: it ends in ":" and list items or a table follow it in its chunk ("The
+    NotificationOfCaseAssignmentV05 MessageDefinition is composed of 5 MessageBuildingBlocks:" / "A.
+    Header …"), or its short items were joined to it; None when the best span opens one itself, or no
+    such sentence is that close."""
+    prose = {(s.chunk.chunk_id, s.position): s for s in spans if s.table is None}
+
+    def opens_list(span: Span) -> bool:
+        if span.table is not None:
+            return False
+        if not span.text.rstrip().endswith(":"):
+            # a lead-in joined with its short items into one span ("… composed of 3 blocks: A. Header …")
+            _, colon, rest = span.text.partition(": ")
+            return bool(colon) and is_list_item(rest)
+        following = prose.get((span.chunk.chunk_id, span.position + 1))
+        return (following is not None and is_list_item(following.text)) or _table_after(span, spans) is not None
+
+    if opens_list(best):
+        return None
+    for span in spans:
+        if span.score < best.score - QUOTE_MARGIN:
+            return None
+        if opens_list(span):
+            return span
+    return None
 
 
 def _introducing_table(spans: Sequence[Span], best: Span) -> Span | None:

@@ -66,3 +66,24 @@ def test_every_item_after_the_lead_in_is_quoted_and_the_next_lead_in_ends_the_li
     for item in ("lower edge", "right of the receipt", "defined headings", "Advertising is not", "entry by hand"):
         assert item in text, (item, text)
     assert "perforation" not in text, text  # the items of the next lead-in's list
+
+
+OUTLINE = ("The CaseNotice message is one of the building blocks of case management, sent by a case assignee.\n\n"
+           "The CaseNotice message covers one case at a time.\n\n"
+           "If the assignee must notify about several cases, then several CaseNotice messages must be sent.\n\n"
+           "The CaseNotice message must be forwarded by every agent in the chain.\n\n"
+           "The CaseNotice message definition is composed of 3 message building blocks:\n\n"
+           "A. Header\n\nSpecifies generic information about the notice.\n\n"
+           "B. Case\n\nIdentifies the investigation case.\n\n"
+           "C. Justification\n\nGives the reason for the notice.")
+
+
+def test_a_list_question_is_answered_from_the_sentence_that_opens_the_list():
+    """The section's opening sentence shares as many of the question's words as the lead-in further
+    down; the lead-in, with the items after it, is what a "list all" question asks for."""
+    text = OfflineRulebookModel(min_lexical=0.0).compose(
+        "What are the building blocks of a CaseNotice message?", "en", [("S1", chunk(OUTLINE))])
+    quotes = [line for line in text.splitlines() if line.startswith("- ")]
+    assert quotes[0].startswith("- The CaseNotice message definition is composed of 3"), text
+    for item in ("A. Header", "B. Case", "C. Justification"):
+        assert item in text, (item, text)
