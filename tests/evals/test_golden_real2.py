@@ -31,9 +31,15 @@ REAL2_MORE_FILE = GOLDEN_DIR / "e2e_real2_more.jsonl"
 # A third blind set over the same documents, written from the PDF text alone (no answer, eval output
 # or baseline looked at); its split is the same rule applied to this file alone.
 REAL2_SET3_FILE = GOLDEN_DIR / "e2e_real2_set3.jsonl"
-REAL2_FILES = (REAL2_FILE, REAL2_MORE_FILE, REAL2_SET3_FILE)
+# Session 12: a fourth blind set over the same documents, and a second over ../shared/corpora/real-pdfs
+# (the EPC SCT rulebook, the TAN/HHD specification, the EPRS briefing, the KID and the SIX QR-IID guide),
+# both written from the PDF text alone by a session that saw no answer, eval output or baseline; each
+# file split by the same rule on its own
+REAL2_SET4_FILE = GOLDEN_DIR / "e2e_real2_set4.jsonl"
+REAL_SET2_FILE = GOLDEN_DIR / "e2e_real_set2.jsonl"
+REAL2_FILES = (REAL2_FILE, REAL2_MORE_FILE, REAL2_SET3_FILE, REAL2_SET4_FILE, REAL_SET2_FILE)
 E2E_FILES = ("e2e_sample.jsonl", "e2e_real_pdfs.jsonl", "e2e_real2.jsonl", "e2e_real2_more.jsonl",
-             "e2e_real2_set3.jsonl")
+             "e2e_real2_set3.jsonl", "e2e_real2_set4.jsonl", "e2e_real_set2.jsonl")
 RETRIEVAL_FILES = ("retrieval_sample.jsonl", "retrieval_real.jsonl")
 
 
@@ -77,6 +83,25 @@ def test_the_third_set_is_blind_mixed_and_spread():
     # `rulebook eval e2e --corpus real2` reads every e2e_*.jsonl, so it asks these questions too
     real2_ids = {q.id for q in load_golden() if q.corpus == "real2"}
     assert {q.id for q in set3} <= real2_ids
+
+
+@pytest.mark.parametrize(("golden_file", "corpus", "prefix"), [
+    (REAL2_SET4_FILE, "real2", "r2s4-"), (REAL_SET2_FILE, "real", "rs2-")], ids=lambda v: str(v)[-22:])
+def test_the_session_12_sets_are_blind_mixed_and_mostly_on_topic_refusals(golden_file, corpus, prefix):
+    questions = load_golden([golden_file])
+    assert len(questions) == 100
+    assert {q.corpus for q in questions} == {corpus} and all(q.id.startswith(prefix) for q in questions)
+    unanswerable = [q for q in questions if not q.answerable]
+    assert len(unanswerable) == 35
+    kinds = Counter(q.kind for q in unanswerable)
+    assert kinds["not_stated"] >= 10 and kinds["other_scheme"] >= 10 and kinds["nonexistent"] >= 5
+    assert {"nl", "fr", "de"} <= {q.language for q in unanswerable}
+    assert {"nl", "fr", "de"} <= {q.language for q in questions if q.kind == "cross_language"}
+    answerable = Counter(q.kind for q in questions if q.answerable)
+    assert answerable["table"] >= 10 and answerable["list_all"] >= 5 and answerable["limit"] >= 5
+    assert all(len(q.expected) >= 2 for q in questions if q.kind == "multi_source")
+    # `rulebook eval e2e --corpus <corpus>` reads every e2e_*.jsonl, so it asks these questions too
+    assert {q.id for q in questions} <= {q.id for q in load_golden() if q.corpus == corpus}
 
 
 def test_question_ids_are_unique_across_all_golden_files():
