@@ -35,7 +35,9 @@ encoder is available â€” which also carries French questions to Dutch sources â€
 overlap), or when the evidence does not cover the question (`covers`): it asks for an amount of
 money, a duration or a count (`bot.offline.asked_value`) and no span holding a value of that kind
 is close enough, so the passages on its topic do not state the fee, timeout or maximum asked for.
-A version ("version 7.0") or a quoted title that no passage holds is absent like a name; a name that
+A version ("version 7.0") or a quoted title that no passage holds is absent like a name, and so is
+a section, chapter or annex ("Annex D", "Kapitel D") that the documents of the first passages
+neither number nor name anywhere (`bot.offline.document_parts`); a name that
 only its own search found must be in a document the answer quotes. It
 streams its reply word by word (`_astream`).
 """
@@ -71,6 +73,7 @@ from bot.offline.cross_reference import (
     type_references,
     wants_whole_section,
 )
+from bot.offline.document_parts import chunk_parts, missing_parts, named_parts
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
 from bot.offline.question_parts import question_parts
@@ -79,6 +82,7 @@ from bot.offline.section_opening import headed_section
 from bot.offline.section_opening import to_read as opening_to_read
 from bot.offline.span_ranker import HAND_QUOTE_MARGIN, QUOTE_MARGIN  # spans this close to the best are quoted
 from bot.offline.span_scoring import (
+    DENSE_CHUNKS,
     MAX_UNCOVERED,
     MIN_DENSE,
     MIN_DENSE_DEFINING,
@@ -494,6 +498,7 @@ class OfflineRulebookModel(BaseChatModel):
         sections = fold_accents(" ".join(c.section_title or "" for _, c in hits)).casefold()
         absent += [f"'{t}'" for t in _quoted_titles(query)
                    if _flat(fold_accents(t).casefold()) not in _flat(f"{folded} {sections}")]
+        absent += self._missing_parts(query, hits)
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
@@ -659,6 +664,19 @@ class OfflineRulebookModel(BaseChatModel):
         self.min_dense_disagree = self.min_dense_slot = self.max_uncovered = None
         self.max_missing_subject = self.max_slot_gap = self.min_dense_phrase = self.max_missing_neutral = None
         self.min_dense_defining = None
+
+    def _missing_parts(self, query: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[str]:
+        """The sections, chapters and annexes the question names ("Annex D", "Kapitel D") that the
+        rulebooks it is about (those of the first chunks shown) neither number nor name anywhere, as the
+        vocabulary read them whole: none without a vocabulary (the chunks shown are too few to tell)."""
+        if self.vocabulary is None or not named_parts(query):
+            return []
+        held: set[tuple[str, str]] = set()
+        for rulebook_id in dict.fromkeys(c.rulebook_id for _, c in hits[:DENSE_CHUNKS]):
+            held |= self.vocabulary.parts_of(rulebook_id)
+        for _, chunk in hits:
+            held |= chunk_parts(chunk)
+        return missing_parts(query, held)
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""

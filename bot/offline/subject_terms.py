@@ -87,8 +87,9 @@ class CorpusVocabulary:
         self._rebuilding = False
         self._built_at = float("-inf")
         # (chunks, chunks holding each term, rulebooks whose headings hold it, chunks holding each
-        # phrase: `bot.offline.subject_phrases.PhraseCounts`), swapped whole
-        self._table: tuple[int, Counter[str], dict[str, int], Any] | None = None
+        # phrase: `bot.offline.subject_phrases.PhraseCounts`, each rulebook's numbered parts:
+        # `bot.offline.document_parts`), swapped whole
+        self._table: tuple[int, Counter[str], dict[str, int], Any, dict[str, frozenset[tuple[str, str]]]] | None = None
 
     @classmethod
     def of(cls, knowledge: Any) -> CorpusVocabulary | None:
@@ -96,13 +97,13 @@ class CorpusVocabulary:
         return cls(store) if store is not None and hasattr(store, "scroll") else None
 
     def rarity(self, terms: Sequence[str]) -> dict[str, TermRarity]:
-        chunks, df, headings, _ = self._current()
+        chunks, df, headings, _, _ = self._current()
         total = max(1, chunks)
         return {t: TermRarity(df.get(t, 0) / total, headings.get(t, 0)) for t in terms}
 
     def phrase_shares(self, phrases: Sequence[tuple[str, str]]) -> dict[tuple[str, str], float]:
         """Each phrase's share of the chunks that hold it (two terms in a row, `subject_phrases`)."""
-        chunks, _, _, counts = self._current()
+        chunks, _, _, counts, _ = self._current()
         total = max(1, chunks)
         return {p: counts.count(p) / total for p in phrases}
 
@@ -110,7 +111,11 @@ class CorpusVocabulary:
         """The rulebook's text (every chunk of it, as the vocabulary read it) holds the phrase."""
         return self._current()[3].in_rulebook(rulebook_id, phrase)
 
-    def _current(self) -> tuple[int, Counter[str], dict[str, int], Any]:
+    def parts_of(self, rulebook_id: str) -> frozenset[tuple[str, str]]:
+        """The sections, chapters and annexes the rulebook numbers or names (`document_parts.chunk_parts`)."""
+        return self._current()[4].get(rulebook_id, frozenset())
+
+    def _current(self) -> tuple[int, Counter[str], dict[str, int], Any, dict[str, frozenset[tuple[str, str]]]]:
         table = self._table
         if table is None:
             with self._lock:
@@ -134,22 +139,26 @@ class CorpusVocabulary:
             with self._lock:
                 self._rebuilding = False
 
-    def _build(self) -> tuple[int, Counter[str], dict[str, int], Any]:
+    def _build(self) -> tuple[int, Counter[str], dict[str, int], Any, dict[str, frozenset[tuple[str, str]]]]:
+        from bot.offline.document_parts import chunk_parts
         from bot.offline.subject_phrases import PhraseCounts, phrases_of
 
         df: Counter[str] = Counter()
         headed: dict[str, set[str]] = {}
         phrases = PhraseCounts()
+        parts: dict[str, set[tuple[str, str]]] = {}
         chunks = 0
         for chunk in self._store.scroll():
             chunks += 1
+            parts.setdefault(chunk.rulebook_id, set()).update(chunk_parts(chunk))
             heading_terms = tokenize(own_heading_text(chunk), chunk.language)
             body_terms = tokenize(body_text(chunk), chunk.language)
             df.update(set(heading_terms) | set(body_terms))
             phrases.add(phrases_of(heading_terms) | phrases_of(body_terms), chunk.rulebook_id)
             for term in set(heading_terms) | set(tokenize(" ".join(chunk.parent_titles), chunk.language)):
                 headed.setdefault(term, set()).add(chunk.rulebook_id)
-        return chunks, df, {t: len(r) for t, r in headed.items()}, phrases.freeze()
+        return (chunks, df, {t: len(r) for t, r in headed.items()}, phrases.freeze(),
+                {r: frozenset(p) for r, p in parts.items()})
 
 
 def heading_text(chunk: ChunkPayload) -> str:
