@@ -141,3 +141,31 @@ def test_the_third_item_of_a_list_is_not_taken_for_a_copyright_line():
     c = chunk("x")
     assert not is_heading("(c) the participant shall provide its licence to the operator without delay;", c)
     assert is_heading("(c) 2019 SWIFT all rights reserved, including the right of reproduction.", c)
+
+
+def test_a_span_holding_the_value_asked_is_measured_however_far_down_its_chunk_was_shown():
+    """The evidence-coverage check compares the closest span holding a value of the kind asked with its
+    bar: a fee sentence in the last of 25 chunks shown, sharing no word with the question, is measured too
+    (unmeasured, it passed the check unseen)."""
+    from bot.offline.span_scoring import DENSE_CHUNKS, SpanScorer
+    from knowledge.payload import ChunkPayload
+
+    def chunk(i: int, text: str) -> ChunkPayload:
+        return ChunkPayload(chunk_id=f"R:{i}", rulebook_id="R", rulebook_title="Scheme rulebook", page_start=i + 1,
+                            page_end=i + 1, section_path=[str(i)], section_title=f"Part {i}", chunk_index=i,
+                            text=text, content_hash=f"h{i}")
+
+    # more chunks below the first four whose sentences share the question's words than the lexical picks take
+    shown = [chunk(i, f"The scheme participation rules of part {i} apply to every participant.") for i in range(24)]
+    shown.append(chunk(24, "A handling charge of EUR 50 is levied."))
+    measured: list[str] = []
+
+    def passages(texts: list[str]) -> list[list[float]]:
+        measured.extend(texts)
+        return [[1.0, 0.0]] * len(texts)
+
+    spans = SpanScorer(lambda q: [1.0, 0.0], passages).score(
+        "How much is the annual participation fee of the scheme?", [(f"S{i}", c) for i, c in enumerate(shown)], set())
+    fee = next(s for s in spans if "EUR 50" in s.text)
+    assert fee.rank >= DENSE_CHUNKS and fee.holds_value
+    assert fee.dense is not None and "A handling charge of EUR 50 is levied." in measured
