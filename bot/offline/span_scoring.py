@@ -759,6 +759,45 @@ def spelled_element_names(text: str) -> set[str]:
     return runs | {run[:-1] for run in runs if run.endswith("s") and not run.endswith("ss")}
 
 
+_ASKS_DEFINITION = re.compile(
+    r"\b(?:defin(?:e|es|ed|ition)|d[ée]fini(?:t|tion|e)|definiert|definitie|gedefinieerd|verstaan\s+onder|"
+    r"entend\s+par|versteht\s+man\s+unter|what\s+(?:is|are)\s+(?:an?\s+|the\s+)?[A-Z])", re.IGNORECASE)
+MAX_TERM_WORDS = 4
+
+
+def asks_definition(question: str) -> bool:
+    """"How does the rulebook define a Banking Business Day?", "What is a Payment Account?"."""
+    return bool(_ASKS_DEFINITION.search(question))
+
+
+def defined_terms(question: str) -> set[str]:
+    """The runs of two to four capitalised words of the question ("Banking Business Day", "Payment
+    Account"), folded: the terms a list of defined terms would open an entry with."""
+    words = re.findall(r"[^\W\d_][\w'-]*", question)
+    runs: set[str] = set()
+    start = 0
+    while start < len(words):
+        end = start
+        while end < len(words) and words[end][0].isupper():
+            end += 1
+        for n in range(2, MAX_TERM_WORDS + 1):
+            runs |= {_fold(" ".join(words[i:i + n])) for i in range(start, end - n + 1)}
+        start = end + 1
+    return runs
+
+
+def opens_with_term(text: str, terms: set[str]) -> bool:
+    """Does the sentence open with one of these (folded) terms, capitalised as a defined term is, and go
+    on to say something ("Banking Business Day A day on which …", "CSM A Clearing and Settlement …")?"""
+    words = re.findall(r"[^\W\d_][\w'-]*", text)
+    for term in terms:
+        n = len(term.split())
+        if len(words) > n and all(w[0].isupper() for w in words[:n]) and _fold(" ".join(words[:n])) == term \
+                and _fold(text).startswith(term):
+            return True
+    return False
+
+
 def asks_about_element(question: str) -> bool:
     """Does the question ask about an element itself (its type, format, length, multiplicity, whether
     it is mandatory, what it means), rather than about a rule or a step that involves it?"""
@@ -911,6 +950,9 @@ class SpanScorer:
         # than the name itself, so only a row or a field record counts, not a sentence opening with it
         spelled = (spelled_element_names(query) - naming - asked_elements
                    if asks_about_element(query) and not condition else set())
+        # ... and a term the question asks the definition of ("How does the rulebook define a Banking
+        # Business Day?"): a list of defined terms opens each entry with the term, capitalised
+        glossary = defined_terms(query) - naming if asks_definition(query) or asks_meaning(query) else set()
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)
@@ -971,6 +1013,9 @@ class SpanScorer:
             if spelled and not span.defining and (span.row is not None or is_record(span.text)) \
                     and defines(span, spelled):
                 clues["element_defines"] = 1.0
+                span.defining = True
+            if glossary and not span.defining and span.table is None and opens_with_term(span.text, glossary):
+                clues["defines"] = 1.0
                 span.defining = True
             other_language = language is not None and lang != language[:2]
             if other_language:

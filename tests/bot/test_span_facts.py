@@ -169,3 +169,33 @@ def test_a_span_holding_the_value_asked_is_measured_however_far_down_its_chunk_w
     fee = next(s for s in spans if "EUR 50" in s.text)
     assert fee.rank >= DENSE_CHUNKS and fee.holds_value
     assert fee.dense is not None and "A handling charge of EUR 50 is levied." in measured
+
+
+GLOSSARY = ("7 Defined Terms in the Rulebook\n\n"
+            "Term Definition Acceptance Date As defined in section 4.2.1 of the Rulebook.\n\n"
+            "Banking Business Day A day on which the Participants are open for the execution of payments, "
+            "being a T2 day.\n\n"
+            "CSM A Clearing and Settlement Mechanism.")
+EXECUTION = ("The definition of Banking Business Day is therefore to be construed in accordance with this "
+             "provision, and a Participant defines its own days of business.")
+
+
+def test_a_defined_term_is_answered_by_its_entry_in_the_list_of_defined_terms():
+    """The sentence that talks about the term shares more of the question's words; the entry that opens
+    with the term, capitalised, is its definition."""
+    from bot.offline.offline_model import OfflineRulebookModel
+    from bot.offline.span_scoring import defined_terms, opens_with_term
+    from knowledge.payload import ChunkPayload
+
+    def chunk(i: int, text: str, title: str) -> ChunkPayload:
+        return ChunkPayload(chunk_id=f"SCT:{i}", rulebook_id="SCT", rulebook_title="SCT rulebook", page_start=80 + i,
+                            page_end=80 + i, section_path=[str(i)], section_title=title, chunk_index=i, text=text,
+                            content_hash=f"h{i}")
+
+    question = "How does the rulebook define a Banking Business Day?"
+    assert "banking business day" in defined_terms(question)
+    assert not opens_with_term("The Banking Business Day ends at noon.", {"banking business day"})
+    hits = [("S1", chunk(2, GLOSSARY, "Defined Terms")), ("S2", chunk(0, EXECUTION, "Execution time"))]
+    text = OfflineRulebookModel(min_lexical=0.0).compose(question, "en", hits)
+    first = next(line for line in text.splitlines() if line.startswith("- "))
+    assert first.startswith("- Banking Business Day A day on which"), text
