@@ -93,8 +93,10 @@ from bot.offline.span_scoring import (
     Span,
     SpanScorer,
     asked_fact,
+    asks_about_element,
     asks_for_list,
     depends_on_previous,
+    element_names,
     is_condition,
     is_heading,
     is_list_item,
@@ -444,6 +446,10 @@ class OfflineRulebookModel(BaseChatModel):
         # "What is camt.026 used for?": the section its heading names opens with what it is for
         if target := new(opening_to_read(purpose_identifiers(question, reading.hits), reading.hits)):
             return target
+        # "How many debtor activations can one RequestToPayDebtorActivationRequest carry?": the chapter of
+        # the message the question names holds its structure and its building blocks' records
+        if target := new(_message_chapter(question, reading.search_hits)):
+            return target
         visible = {chunk.rulebook_id for _, chunk in reading.hits}
         spans = self._scored(query, detect_language(question), reading.hits, reading.section_ids)
         for span in [s for s in spans if s.table is None][:1]:
@@ -776,6 +782,37 @@ def _artifact_chunks(message: ToolMessage) -> list[tuple[str, ChunkPayload]]:
             fields = {k: v for k, v in item.items() if k != "handle"}
             out.append((item["handle"], document_text_only(ChunkPayload.model_validate(fields))))
     return out
+
+
+def _message_chapter(question: str, hits: Sequence[tuple[str, ChunkPayload]]) -> tuple[str, str] | None:
+    """The chapter of a message guide that the message the question names heads ("6 reda.070.001.01
+    RequestToPayDebtorActivationRequestV01"), when the question asks about one of its elements or
+    building blocks: an element recurs in many messages and components of a guide, each with its own
+    multiplicity, and the named message's own structure and records say which applies."""
+    if not (asks_about_element(question) or _BUILDING_BLOCK.search(question)):
+        return None
+    names = element_names(question) | {i.casefold() for i in extract_claims(question, "en").identifiers
+                                       if re.search(r"[a-z]{4}\.\d{3}", i, re.IGNORECASE)}
+    if not names:
+        return None
+    for _, chunk in hits:
+        if not chunk.section_path:
+            continue
+        top = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title
+        heading = _top_names(top)
+        if any(n in heading or any(h.startswith(n + ".") for h in heading) for n in names):
+            return chunk.rulebook_id, chunk.section_path[0]
+    return None
+
+
+_BUILDING_BLOCK = re.compile(r"\b(?:building\s+blocks?|root|bouwstenen|blocs?|bausteine?)\b", re.IGNORECASE)
+
+
+def _top_names(title: str) -> set[str]:
+    """The message names and identifiers a chapter heading gives ("reda.070.001.01", its versioned and
+    unversioned name)."""
+    found = {i.casefold() for i in extract_claims(title, "en").identifiers} | element_names(title)
+    return found | {m.group(1) for t in found if (m := re.match(r"^([a-z]{6,})v\d{1,2}$", t))}
 
 
 def _gathering_section(top: list[tuple[str, ChunkPayload]]) -> tuple[str, str] | None:

@@ -746,6 +746,10 @@ def is_record(text: str) -> bool:
     return len(_RECORD_FIELD.findall(text)) >= MIN_RECORD_FIELDS
 
 
+_ARTICLES = frozenset({"the", "a", "an", "de", "het", "een", "le", "la", "les", "un", "une", "der", "die", "das",
+                       "ein", "eine"})
+
+
 def spelled_element_names(text: str) -> set[str]:
     """The element names a question may spell out in words ("the merchant category code" ->
     merchantcategorycode, "case status" -> casestatus): every run of two to four consecutive words,
@@ -755,6 +759,10 @@ def spelled_element_names(text: str) -> set[str]:
     words = re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", _fold(text)))  # "the creditor's instruction"
     runs = {"".join(words[i:i + n]) for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(words) - n + 1)
             if all(len(w) > 1 for w in words[i:i + n])}
+    # "the instruction for the debtor agent": a name leaves the articles out (InstructionForDebtorAgent)
+    bare = [w for w in words if w not in _ARTICLES]
+    runs |= {"".join(bare[i:i + n]) for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(bare) - n + 1)
+             if all(len(w) > 1 for w in bare[i:i + n])}
     # "how many address lines": a guide names the element in the singular (AddressLine)
     return runs | {run[:-1] for run in runs if run.endswith("s") and not run.endswith("ss")}
 
@@ -964,6 +972,7 @@ class SpanScorer:
         about_history = asks_about_history(query)
         rarity: dict[str, dict[str, float]] = {}  # language -> the question's terms -> -log(chunk share)
         code_keys: dict[int, int] = {}  # id of a span keyed by codes asked -> how many of them its key holds
+        spelled_keys: dict[int, set[str]] = {}  # id of a span keyed by spelled element names -> those names
         for span in spans:
             lang = span.chunk.language[:2]
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
@@ -1011,9 +1020,10 @@ class SpanScorer:
                 clues["element_defines"] = 1.0
                 span.defining = True
             if spelled and not span.defining and (span.row is not None or is_record(span.text)) \
-                    and defines(span, spelled):
+                    and (named := [n for n in spelled if defines(span, {n})]):
                 clues["element_defines"] = 1.0
                 span.defining = True
+                spelled_keys[id(span)] = set(named)
             if glossary and not span.defining and span.table is None and opens_with_term(span.text, glossary):
                 clues["defines"] = 1.0
                 span.defining = True
@@ -1046,6 +1056,15 @@ class SpanScorer:
                 clues["title_match"] = 1.0
             elif wanted and matched:
                 clues["section_title"] = matched / len(wanted)
+        if spelled_keys:
+            # "the instruction for the debtor agent": the record of InstructionForDebtorAgent defines it, the
+            # row keyed DebtorAgent (a name inside the longer one) only a part of it
+            matched = set().union(*spelled_keys.values())
+            inner = {n for n in matched if any(n != m and n in m for m in matched)}
+            for span in spans:
+                if id(span) in spelled_keys and spelled_keys[id(span)] <= inner:
+                    del span.signals["element_defines"]
+                    span.defining = False
         if code_keys:
             # "SCTI SAL" asked: the row keyed "SCTI SAL" defines it, the row keyed "SCTI" only a part of it
             most = max(code_keys.values())

@@ -103,3 +103,25 @@ def test_a_term_of_the_titles_above_a_chunk_counts_for_its_headings_not_for_its_
     assert rarity["block"].chunk_share == 0.0
     # an enclosing title is still a heading of that rulebook: the term names a subject there
     assert rarity["camt.026"].heading_rulebooks == 1 and rarity["block"].heading_rulebooks == 1
+
+
+def test_a_question_about_an_element_of_a_named_message_reads_that_messages_chapter():
+    """An element recurs in many messages of a guide with its own multiplicity in each: the chapter the
+    named message heads holds its structure and its building blocks' records."""
+    from bot.offline.offline_model import _message_chapter
+
+    def chunk(i: int, path: list[str], title: str, parents: list[str]) -> ChunkPayload:
+        return ChunkPayload(chunk_id=f"RTP:{i}", rulebook_id="RTP", rulebook_title="Request to pay", page_start=i,
+                            page_end=i, section_path=path, section_title=title, parent_titles=parents,
+                            chunk_index=i, text="…", content_hash=f"h{i}")
+
+    other = chunk(68, ["10", "10.1", "10.1.9.7"], "DebtorActivation <DbtrActvtn>",
+                  ["10 Message Items Types", "10.1.9.7 DebtorActivationAmendment4"])
+    own = chunk(26, ["6", "6.1"], "MessageDefinition Functionality",
+                ["6 reda.070.001.01 RequestToPayDebtorActivationRequestV01"])
+    hits = [("S1", other), ("S2", own)]
+    question = "How many debtor activations can one RequestToPayDebtorActivationRequest carry?"
+    assert _message_chapter(question, hits) == ("RTP", "6")
+    assert _message_chapter("Which building blocks make up reda.070?", hits) == ("RTP", "6")
+    # a question about what the message is for, not about one of its elements, reads no chapter
+    assert _message_chapter("Who sends a RequestToPayDebtorActivationRequest?", hits) is None

@@ -199,3 +199,26 @@ def test_a_defined_term_is_answered_by_its_entry_in_the_list_of_defined_terms():
     text = OfflineRulebookModel(min_lexical=0.0).compose(question, "en", hits)
     first = next(line for line in text.splitlines() if line.startswith("- "))
     assert first.startswith("- Banking Business Day A day on which"), text
+
+
+def test_a_spelled_element_name_leaves_out_articles_and_the_name_inside_a_longer_one_does_not_define():
+    """"the instruction for the debtor agent" is InstructionForDebtorAgent: its record defines it, the row
+    keyed DebtorAgent (a name inside the longer one) does not."""
+    from bot.offline.span_scoring import SpanScorer, spelled_element_names
+    from knowledge.payload import ChunkPayload
+
+    question = "How many characters can the instruction for the debtor agent have?"
+    assert {"instructionfordebtoragent", "debtoragent"} <= spelled_element_names(question)
+    record = ChunkPayload(
+        chunk_id="EI:1", rulebook_id="EI", rulebook_title="E&I guide", page_start=49, page_end=49,
+        section_path=["4.4.4.29"], section_title="InstructionForDebtorAgent <InstrForDbtrAgt>", chunk_index=1,
+        text="InstructionForDebtorAgent <InstrForDbtrAgt> Presence: [0..1] Definition: Further information for the "
+             "debtor agent. Datatype: \"Max140Text\" on page 387", content_hash="h1")
+    table = ChunkPayload(
+        chunk_id="EI:0", rulebook_id="EI", rulebook_title="E&I guide", page_start=42, page_end=42,
+        section_path=["4.4.4"], section_title="Structure", chunk_index=0, has_table=True,
+        text="Or,MessageElement<XML Tag>,Mult.\n,DebtorAgent <DbtrAgt>,[0..1]\n",
+        tables_csv=["Or,MessageElement<XML Tag>,Mult.\n,DebtorAgent <DbtrAgt>,[0..1]\n"], content_hash="h0")
+    spans = SpanScorer(None, None).score(question, [("S1", table), ("S2", record)], set())
+    defining = [s.text for s in spans if s.signals.get("element_defines")]
+    assert defining and all("InstructionForDebtorAgent" in t for t in defining), defining
