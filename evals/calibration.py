@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,6 +164,27 @@ def _subject_keys(bar: Bar) -> dict[str, Any]:
             "max_missing_neutral": bar.max_missing_neutral, "min_dense_defining": bar.min_dense_defining}
 
 
+def current_bar() -> Bar:
+    """Today's setting: every bar and check as the offline model's code has it."""
+    from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL
+    from bot.offline.span_scoring import (
+        MAX_UNCOVERED,
+        MIN_DENSE,
+        MIN_DENSE_DEFINING,
+        MIN_DENSE_DISAGREE,
+        MIN_DENSE_OTHER_LANGUAGE,
+        MIN_DENSE_SLOT,
+        MIN_LEXICAL,
+    )
+    from bot.offline.subject_phrases import MIN_DENSE_PHRASE
+    from bot.offline.subject_terms import MAX_MISSING_SUBJECT, MAX_SLOT_GAP
+
+    return Bar(MIN_DENSE, MIN_LEXICAL, MIN_DENSE_OTHER_LANGUAGE, MIN_DENSE_DISAGREE, MIN_DENSE_SLOT, MAX_UNCOVERED,
+               MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, SUBJECT_MAX_HEADINGS, MAX_SLOT_GAP, SUBJECT_SCOPE,
+               MIN_DENSE_PHRASE, PHRASE_MAX_SHARE, PHRASE_SCOPE, min_missing_phrases=MIN_MISSING_PHRASES,
+               max_missing_neutral=MAX_MISSING_NEUTRAL, min_dense_defining=MIN_DENSE_DEFINING)
+
+
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:
     bar = min_dense if isinstance(min_dense, Bar) else Bar(min_dense, float(min_lexical or 0.0))
     if s.blocked_names or not s.answered:
@@ -241,33 +262,39 @@ def signals_from_e2e(report: dict[str, Any], split: str = "dev") -> list[Signal]
 
 def point(signals: Sequence[Signal], min_dense: float | Bar, min_lexical: float | None = None) -> dict[str, Any]:
     bar = min_dense if isinstance(min_dense, Bar) else Bar(min_dense, float(min_lexical or 0.0))
+    return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
+            "min_dense_other_language": bar.min_dense_other_language,
+            "min_dense_disagree": bar.min_dense_disagree,
+            "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered, **_subject_keys(bar),
+            **figures(signals, lambda s: answered_at(s, bar))}
+
+
+def figures(signals: Sequence[Signal], answers_it: Callable[[Signal], bool]) -> dict[str, Any]:
+    """What a decision (`answers_it`: is this case answered?) scores over the cases (see the module
+    docstring: F1 of right answers, precision over every answer given, recall over the answerable)."""
+    given = {id(s): answers_it(s) for s in signals}
     normal = [s for s in signals if s.view == "normal"]
     excluded = [s for s in signals if s.view == "excluded"]
     unanswerable = [s for s in signals if s.view == "unanswerable"]
-    given = [(s, answered_at(s, bar)) for s in signals]
-    answers = [s for s, a in given if a]
+    answers = [s for s in signals if given[id(s)]]
     right = [s for s in answers if s.right]
     right_normal = [s for s in right if s.view == "normal"]
     precision = len(right) / len(answers) if answers else 1.0
     recall = len(right_normal) / len(normal) if normal else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    ex_refused = [s for s in excluded if not answered_at(s, bar)]
-    un_refused = [s for s in unanswerable if not answered_at(s, bar)]
-    normal_answered = [s for s in normal if answered_at(s, bar)]
+    ex_refused = [s for s in excluded if not given[id(s)]]
+    un_refused = [s for s in unanswerable if not given[id(s)]]
+    normal_answered = [s for s in normal if given[id(s)]]
     with_contain = [s for s in normal if s.must_contain is not None]
-    by_source = {name: sum(answered_at(s, bar) for s in normal if s.source == name)
+    by_source = {name: sum(given[id(s)] for s in normal if s.source == name)
                  for name in sorted({s.source for s in normal})}
-    return {"min_dense": bar.min_dense, "min_lexical": bar.min_lexical,
-            "min_dense_other_language": bar.min_dense_other_language,
-            "min_dense_disagree": bar.min_dense_disagree,
-            "min_dense_slot": bar.min_dense_slot, "max_uncovered": bar.max_uncovered, **_subject_keys(bar),
-            "f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
+    return {"f1": round(f1, 4), "precision": round(precision, 4), "recall": round(recall, 4),
             "answered_share": round(len(normal_answered) / len(normal), 4) if normal else None,
             "right_of_answered": round(len(right_normal) / len(normal_answered), 4) if normal_answered else None,
             "refused_when_excluded": round(len(ex_refused) / len(excluded), 4) if excluded else None,
             "refused_unanswerable": round(len(un_refused) / len(unanswerable), 4) if unanswerable else None,
             # e2e: must-contain of answerable questions (a refusal holds none of it)
-            "must_contain": round(sum(bool(s.must_contain) and answered_at(s, bar) for s in with_contain)
+            "must_contain": round(sum(bool(s.must_contain) and given[id(s)] for s in with_contain)
                                   / len(with_contain), 4) if with_contain else None,
             "answered_by_source": by_source}
 

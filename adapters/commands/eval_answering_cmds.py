@@ -168,30 +168,10 @@ def eval_calibrate(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Sweep the offline model's answer/refuse thresholds over the DEV cases of calibration runs."""
-    from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL
-    from bot.offline.span_scoring import (
-        MAX_UNCOVERED,
-        MIN_DENSE,
-        MIN_DENSE_DEFINING,
-        MIN_DENSE_DISAGREE,
-        MIN_DENSE_OTHER_LANGUAGE,
-        MIN_DENSE_SLOT,
-        MIN_LEXICAL,
-    )
-    from bot.offline.subject_phrases import (
-        MIN_DENSE_PHRASE,
-        MIN_MISSING_PHRASES,
-        PHRASE_MAX_SHARE,
-        PHRASE_SCOPE,
-    )
-    from bot.offline.subject_terms import (
-        MAX_MISSING_SUBJECT,
-        MAX_SLOT_GAP,
-        SUBJECT_MAX_HEADINGS,
-        SUBJECT_MAX_SHARE,
-        SUBJECT_SCOPE,
-    )
-    from evals.calibration import Bar, calibrate
+    from bot.offline.span_scoring import MIN_DENSE, MIN_DENSE_DISAGREE, MIN_DENSE_OTHER_LANGUAGE, MIN_LEXICAL
+    from bot.offline.subject_phrases import MIN_MISSING_PHRASES, PHRASE_MAX_SHARE, PHRASE_SCOPE
+    from bot.offline.subject_terms import SUBJECT_MAX_HEADINGS, SUBJECT_MAX_SHARE, SUBJECT_SCOPE
+    from evals.calibration import Bar, calibrate, current_bar
 
     answering, exclusion, e2e = answering or [], exclusion or [], e2e or []
     try:
@@ -208,17 +188,13 @@ def eval_calibrate(
         if len(values) not in (2, 3, 4, 5):
             raise ValueError("--compare takes two to five numbers: "
                              "min_dense,min_lexical[,min_dense_other_language[,min_dense_disagree[,min_dense_slot]]]")
-        # the coverage bars of the code as it stands, unless --compare gives other values (then only
-        # the value-kind bar, when given as a fifth number)
-        current = Bar(values[0], values[1], values[2] if len(values) >= 3 else MIN_DENSE_OTHER_LANGUAGE,
-                      values[3] if len(values) >= 4 else None,
-                      (values[4] if len(values) == 5 else None) if compare else MIN_DENSE_SLOT,
-                      None if compare else MAX_UNCOVERED,
-                      None if compare else MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, SUBJECT_MAX_HEADINGS,
-                      None if compare else MAX_SLOT_GAP, SUBJECT_SCOPE, None if compare else MIN_DENSE_PHRASE,
-                      PHRASE_MAX_SHARE, PHRASE_SCOPE, min_missing_phrases=MIN_MISSING_PHRASES,
-                      max_missing_neutral=None if compare else MAX_MISSING_NEUTRAL,
-                      min_dense_defining=None if compare else MIN_DENSE_DEFINING)
+        # the code's own bars and checks, unless --compare gives other values (then without coverage
+        # bars, but the value-kind bar when given as a fifth number)
+        current = current_bar() if not compare else Bar(
+            values[0], values[1], values[2] if len(values) >= 3 else MIN_DENSE_OTHER_LANGUAGE,
+            values[3] if len(values) >= 4 else None, values[4] if len(values) == 5 else None, None, None,
+            SUBJECT_MAX_SHARE, SUBJECT_MAX_HEADINGS, None, SUBJECT_SCOPE, None, PHRASE_MAX_SHARE, PHRASE_SCOPE,
+            min_missing_phrases=MIN_MISSING_PHRASES, max_missing_neutral=None, min_dense_defining=None)
         result = calibrate(reports_a, reports_x, out, out.with_suffix(".png"), current, e2e=reports_e,
                            sweep_all=sweep_all)
     except (OSError, ValueError) as exc:
@@ -244,7 +220,52 @@ def eval_calibrate(
     typer.echo(f"written: {out} and {out.with_suffix('.png')}")
 
 
+def eval_decision(
+    answering: Annotated[list[Path] | None, typer.Option(
+        "--answering", help="`eval answering --calibration --json` report(s)")] = None,
+    exclusion: Annotated[list[Path] | None, typer.Option("--exclusion", help="`eval exclusion --calibration --json` "
+                                                                            "report(s)")] = None,
+    e2e: Annotated[list[Path] | None, typer.Option("--e2e", help="`eval e2e --calibration --json` report(s)")] = None,
+    out: Annotated[Path, typer.Option("--out", help="where the fit and its figures go (.json; the plot beside it "
+                                                    "as .png)")] = Path("evals/baselines/decision_fit.json"),
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Fit a logistic answer/refuse decision over the recorded signals on the DEV cases of calibration runs
+    and compare it with today's hand-set bars (test halves only scored); the bars stay unless it beats them on dev."""
+    from evals.calibration import current_bar
+    from evals.decision_fit import fit_decision, plot
+
+    try:
+        reports = [[json.loads(p.read_text(encoding="utf-8")) for p in paths or []]
+                   for paths in (answering, exclusion, e2e)]
+        if not any(reports):
+            raise ValueError("give at least one --answering, --exclusion or --e2e report")
+        for path, report in zip([*(answering or []), *(exclusion or []), *(e2e or [])],
+                                [r for group in reports for r in group], strict=True):
+            if not report.get("calibration_run"):
+                raise ValueError(f"{path} is not a --calibration run (thresholds were not at 0)")
+        result = fit_decision(*reports, rule=current_bar())
+    except (OSError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    plot(result, out.with_suffix(".png"))
+    if as_json:
+        typer.echo(json.dumps({k: v for k, v in result.items() if not k.startswith("curve")}, indent=2))
+        return
+    typer.echo(f"dev cases: {result['dev_cases']}; L2 {result['chosen_strength']}, threshold {result['threshold']}, "
+               f"dev cross-validated F1 {result['dev_cross_validated_f1']}")
+    keys = ("f1", "precision", "recall", "answered_share", "refused_when_excluded", "refused_unanswerable")
+    for name in ("dev", "dev_by_rule", "test", "test_by_rule"):
+        if result[name] is not None:
+            typer.echo(f"{name:>13}: " + "  ".join(f"{k} {result[name][k]}" for k in keys))
+    typer.echo(f"replaces the bars: {result['replaces_the_bars']} (cross-validated F1 against the bars' dev F1); "
+               f"written: {out} (+ .png)")
+
+
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     eval_app.command("calibrate")(eval_calibrate)
+    eval_app.command("decision")(eval_decision)
     eval_app.command("answering")(eval_answering)
     eval_app.command("exclusion")(eval_exclusion)
