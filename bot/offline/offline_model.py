@@ -614,6 +614,12 @@ class OfflineRulebookModel(BaseChatModel):
             # 5.1"): the question often starts from it, so it is cited beside what it points to
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
                 chosen.append(source)
+        for record in reversed(_pointed_records(chosen, spans, best)):
+            # "The message contains a reason code (attribute AT-R071 see section 4.6.1)": the record of the
+            # attribute a quote names (its value range holds the codes) is the first table shown
+            if record in rows:
+                rows.remove(record)
+            rows.insert(0, record)
         first = chosen[0] if chosen else None
         chosen = _with_neighbours(chosen, spans, listing=listing and not rows)
         chosen = with_context(chosen, spans, question, first)
@@ -1150,6 +1156,27 @@ def _typed_record(quotes: Sequence[Span]) -> Span | None:
     """The best field record among the quotes that gives its value by type ('… Datatype: "Max35Text" on
     page 115')."""
     return next((s for s in quotes if s.table is None and is_record(s.text) and type_references(s.text)), None)
+
+
+# a scheme rulebook's pointer to an attribute or dataset it describes elsewhere ("attribute AT-R071 see
+# section 4.6.1", "dataset DS-08"), whose record is a small table headed by the identifier
+_ATTRIBUTE_POINTER = re.compile(r"\b(?:attributes?|datasets?)\s+(?P<id>[A-Z]{2,3}-[A-Z]?\d{1,3})\b")
+
+
+def _pointed_records(chosen: Sequence[Span], spans: Sequence[Span], best: Span) -> list[Span]:
+    """The best row of each record a quoted sentence points to by its attribute or dataset identifier,
+    when it scores within `FOLLOWED_MARGIN` of the best span."""
+    found: list[Span] = []
+    for ident in dict.fromkeys(m.group("id") for s in chosen for m in _ATTRIBUTE_POINTER.finditer(s.text)):
+        row = next((s for s in spans if s.table is not None and s.score >= best.score - FOLLOWED_MARGIN
+                    and ident in _table_header(s)), None)
+        if row is not None and row not in found:
+            found.append(row)
+    return found
+
+
+def _table_header(span: Span) -> list[str]:
+    return parse_table(span.chunk.tables_csv[span.table or 0])[0] if span.chunk.tables_csv else []
 
 
 def _is_pointer(span: Span) -> bool:

@@ -125,3 +125,24 @@ def test_a_question_about_an_element_of_a_named_message_reads_that_messages_chap
     assert _message_chapter("Which building blocks make up reda.070?", hits) == ("RTP", "6")
     # a question about what the message is for, not about one of its elements, reads no chapter
     assert _message_chapter("Who sends a RequestToPayDebtorActivationRequest?", hits) is None
+
+
+def test_the_record_of_the_attribute_a_quote_points_to_is_the_first_table_shown():
+    """"… a reason code (attribute AT-R071 see section 4.6.1)": AT-R071's record holds the codes asked for,
+    though the record of its neighbour AT-R077 shares as many of the question's words."""
+    def chunk(i: int, text: str, tables: list[str], title: str) -> ChunkPayload:
+        return ChunkPayload(chunk_id=f"SCT:{i}", rulebook_id="SCT", rulebook_title="SCT rulebook", page_start=30 + i,
+                            page_end=30 + i, section_path=[str(i)], section_title=title, chunk_index=i, text=text,
+                            tables_csv=tables, has_table=bool(tables), content_hash=f"h{i}")
+
+    flow = chunk(0, "The recall message contains a reason code (attribute AT-R071 see section 4.6.1) giving the "
+                    "reason for the recall.", [], "Recall")
+    r077 = ("Identification:,AT-R077\nName:,Reason code for non-acceptance of the recall\n"
+            "Value range:,Codes are: Legal reasons • Account closed\n")
+    r071 = ("Identification:,AT-R071\nName:,Reason code for the recall\n"
+            "Value range:,Codes are: Wrong amount • Duplicate sending\n")
+    details = chunk(1, f"{r077}\n{r071}", [r077, r071], "Attribute details")
+    text = OfflineRulebookModel(min_lexical=0.0).compose(
+        "Which reason codes can a recall carry?", "en", [("S1", flow), ("S2", details)])
+    assert "Wrong amount" in text, text
+    assert "AT-R077" not in text or text.index("AT-R071") < text.index("AT-R077"), text
