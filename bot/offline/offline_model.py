@@ -104,6 +104,7 @@ from bot.offline.span_scoring import (
     parse_table,
     purpose_identifiers,
     uncovered_terms,
+    with_unversioned,
     without_bullet,
 )
 from bot.offline.subject_phrases import (
@@ -817,8 +818,7 @@ _BUILDING_BLOCK = re.compile(r"\b(?:building\s+blocks?|root|bouwstenen|blocs?|ba
 def _top_names(title: str) -> set[str]:
     """The message names and identifiers a chapter heading gives ("reda.070.001.01", its versioned and
     unversioned name)."""
-    found = {i.casefold() for i in extract_claims(title, "en").identifiers} | element_names(title)
-    return found | {m.group(1) for t in found if (m := re.match(r"^([a-z]{6,})v\d{1,2}$", t))}
+    return with_unversioned({i.casefold() for i in extract_claims(title, "en").identifiers} | element_names(title))
 
 
 def _gathering_section(top: list[tuple[str, ChunkPayload]]) -> tuple[str, str] | None:

@@ -912,7 +912,13 @@ _VERSIONED_NAME = re.compile(r"^([a-z]{6,})v\d{1,2}$")
 def _heading_identifiers(parents: tuple[str, ...], title: str, language: str) -> frozenset[str]:
     found = {t for t in tokenize(" ".join([*parents, title]), language)
              if any(ch.isdigit() for ch in t) and any(ch.isalpha() for ch in t)}
-    return frozenset(found | {m.group(1) for t in found if (m := _VERSIONED_NAME.match(t))})
+    return frozenset(with_unversioned(found))
+
+
+def with_unversioned(names: set[str]) -> set[str]:
+    """The (folded) names with each versioned message name's unversioned one beside it
+    ("debitauthorisationrequestv07" -> "debitauthorisationrequest"): questions name messages unversioned."""
+    return names | {m.group(1) for t in names if (m := _VERSIONED_NAME.match(t))}
 
 
 class SpanScorer:
