@@ -806,6 +806,11 @@ def opens_with_term(text: str, terms: set[str]) -> bool:
     return False
 
 
+def _title_term(title: str) -> str:
+    """A section title without its number, folded ("1.3.1 IID" -> "iid")."""
+    return _fold(re.sub(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s*", "", title or "")).strip()
+
+
 def asks_about_element(question: str) -> bool:
     """Does the question ask about an element itself (its type, format, length, multiplicity, whether
     it is mandatory, what it means), rather than about a rule or a step that involves it?"""
@@ -967,6 +972,9 @@ class SpanScorer:
         # ... and a term the question asks the definition of ("How does the rulebook define a Banking
         # Business Day?"): a list of defined terms opens each entry with the term, capitalised
         glossary = defined_terms(query) - naming if asks_definition(query) or asks_meaning(query) else set()
+        # ... or a term a section is titled with ("1.3.1 IID": "What is an IID?"): its first sentence defines it
+        # (a document's own name counts: "IID" names the QR-IID guide and titles its section "1.3.1 IID")
+        titled = (defined_terms(query) | _acronyms(query)) if asks_definition(query) or asks_meaning(query) else set()
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)
@@ -1031,6 +1039,10 @@ class SpanScorer:
                 span.defining = True
                 spelled_keys[id(span)] = set(named)
             if glossary and not span.defining and span.table is None and opens_with_term(span.text, glossary):
+                clues["defines"] = 1.0
+                span.defining = True
+            if titled and not span.defining and span.table is None and span.position == 0 \
+                    and _title_term(span.chunk.section_title) in titled:
                 clues["defines"] = 1.0
                 span.defining = True
             other_language = language is not None and lang != language[:2]

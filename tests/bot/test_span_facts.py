@@ -222,3 +222,24 @@ def test_a_spelled_element_name_leaves_out_articles_and_the_name_inside_a_longer
     spans = SpanScorer(None, None).score(question, [("S1", table), ("S2", record)], set())
     defining = [s.text for s in spans if s.signals.get("element_defines")]
     assert defining and all("InstructionForDebtorAgent" in t for t in defining), defining
+
+
+def test_a_term_a_section_is_titled_with_is_defined_by_the_sections_first_sentence():
+    """"What is an IID?": the first sentence of the section titled "1.3.1 IID" defines it (though "IID" also
+    names the guide), not a later sentence of it nor a table row sharing the question's other words."""
+    from bot.offline.span_scoring import SpanScorer
+    from knowledge.payload import ChunkPayload
+
+    def chunk(i: int, text: str, title: str, tables: list[str] | None = None) -> ChunkPayload:
+        return ChunkPayload(chunk_id=f"IID:{i}", rulebook_id="IID", rulebook_title="QR-IID guide", page_start=5 + i,
+                            page_end=5 + i, section_path=[title.split()[0]], section_title=title, chunk_index=i,
+                            text=text, tables_csv=tables or [], has_table=bool(tables), content_hash=f"h{i}")
+
+    links = "Organisation,Link\nHarmonization of Swiss payments,www.paymentstandards.ch\n"
+    hits = [("S1", chunk(0, links, "1.2 Reference documents", [links])),
+            ("S2", chunk(1, "The IID (institution identification) identifies financial institutions in the RTGS "
+                            "systems. Every institution is assigned at least one IID.", "1.3.1 IID"))]
+    spans = SpanScorer(None, None).score("What is an IID in Swiss payments?", hits, set())
+    defining = [s.text for s in spans if s.signals.get("defines")]
+    assert defining == ["The IID (institution identification) identifies financial institutions in the RTGS systems."]
+    assert not SpanScorer(None, None).score("Who assigns an IID?", hits, set())[0].signals.get("defines")
