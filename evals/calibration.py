@@ -165,24 +165,14 @@ def _subject_keys(bar: Bar) -> dict[str, Any]:
 
 
 def current_bar() -> Bar:
-    """Today's setting: every bar and check as the offline model's code has it."""
-    from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL
-    from bot.offline.span_scoring import (
-        MAX_UNCOVERED,
-        MIN_DENSE,
-        MIN_DENSE_DEFINING,
-        MIN_DENSE_DISAGREE,
-        MIN_DENSE_OTHER_LANGUAGE,
-        MIN_DENSE_SLOT,
-        MIN_LEXICAL,
-    )
-    from bot.offline.subject_phrases import MIN_DENSE_PHRASE
-    from bot.offline.subject_terms import MAX_MISSING_SUBJECT, MAX_SLOT_GAP
+    """Today's setting: every bar and check an `OfflineRulebookModel` is built with (its fields carry the
+    Bar's names)."""
+    from dataclasses import fields
 
-    return Bar(MIN_DENSE, MIN_LEXICAL, MIN_DENSE_OTHER_LANGUAGE, MIN_DENSE_DISAGREE, MIN_DENSE_SLOT, MAX_UNCOVERED,
-               MAX_MISSING_SUBJECT, SUBJECT_MAX_SHARE, SUBJECT_MAX_HEADINGS, MAX_SLOT_GAP, SUBJECT_SCOPE,
-               MIN_DENSE_PHRASE, PHRASE_MAX_SHARE, PHRASE_SCOPE, min_missing_phrases=MIN_MISSING_PHRASES,
-               max_missing_neutral=MAX_MISSING_NEUTRAL, min_dense_defining=MIN_DENSE_DEFINING)
+    from bot.offline.offline_model import OfflineRulebookModel
+
+    model = OfflineRulebookModel()
+    return Bar(**{f.name: getattr(model, f.name) for f in fields(Bar)})
 
 
 def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = None) -> bool:

@@ -46,6 +46,10 @@ class Part:
         return self.kind, self.label
 
 
+def _kind(word: str) -> str:
+    return "annex" if _ANNEX.match(word) else "section"
+
+
 def named_parts(question: str) -> list[Part]:
     """The document parts the question names, in order."""
     parts: list[Part] = []
@@ -53,8 +57,7 @@ def named_parts(question: str) -> list[Part]:
         label = m.group("label")
         if not label or (not label[0].isdigit() and label != label.upper()):
             continue  # "chapter a", "section i": words, not labels
-        kind = "annex" if _ANNEX.match(m.group("word")) else "section"
-        part = Part(kind, label.casefold(), m.group(0))
+        part = Part(_kind(m.group("word")), label.casefold(), m.group(0))
         if part.key not in {p.key for p in parts}:
             parts.append(part)
     return parts
@@ -71,11 +74,8 @@ def chunk_parts(chunk: ChunkPayload) -> set[tuple[str, str]]:
             found.add(("annex", m.group("label").casefold()))
     for text in (chunk.text, *chunk.tables_csv):
         for m in _PART.finditer(text):
-            label = m.group("label")
-            kind = "annex" if _ANNEX.match(m.group("word")) else "section"
-            found.add((kind, label.casefold()))
-            if kind == "section":
-                found |= _prefixes(label.casefold())
+            kind, label = _kind(m.group("word")), m.group("label").casefold()
+            found |= _prefixes(label) if kind == "section" else {(kind, label)}
     return found
 
 
@@ -94,8 +94,8 @@ def _prefixes(label: str) -> set[tuple[str, str]]:
     return {("section", ".".join(pieces[:n])) for n in range(1, len(pieces) + 1)}
 
 
-def missing_parts(question: str, held: Iterable[tuple[str, str]]) -> list[str]:
-    """The parts the question names that `held` (the parts of the documents it is about) lacks, as
-    the question writes them."""
+def missing_parts(parts: Iterable[Part], held: Iterable[tuple[str, str]]) -> list[str]:
+    """The parts (`named_parts` of a question) that `held` (the parts of the documents it is about)
+    lacks, as the question writes them."""
     have = set(held)
-    return [p.text for p in named_parts(question) if p.key not in have]
+    return [p.text for p in parts if p.key not in have]

@@ -682,14 +682,15 @@ class OfflineRulebookModel(BaseChatModel):
         """The sections, chapters and annexes the question names ("Annex D", "Kapitel D") that the
         rulebooks it is about (those of the first chunks shown) neither number nor name anywhere, as the
         vocabulary read them whole: none without a vocabulary (the chunks shown are too few to tell)."""
-        if self.vocabulary is None or not named_parts(query):
+        named = named_parts(query) if self.vocabulary is not None else []
+        if not named:
             return []
         held: set[tuple[str, str]] = set()
         for rulebook_id in dict.fromkeys(c.rulebook_id for _, c in hits[:DENSE_CHUNKS]):
             held |= self.vocabulary.parts_of(rulebook_id)
         for _, chunk in hits:
             held |= chunk_parts(chunk)
-        return missing_parts(query, held)
+        return missing_parts(named, held)
 
     def _relevant(self, span: Span) -> bool:
         """Span.relevant at this model's bars (an eval may lower them)."""

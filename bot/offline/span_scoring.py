@@ -757,12 +757,10 @@ def spelled_element_names(text: str) -> set[str]:
     user writes the words; `defines` matches a name only as a row's key cell or a record's head, so
     a run that is no element's name matches nothing."""
     words = re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", _fold(text)))  # "the creditor's instruction"
-    runs = {"".join(words[i:i + n]) for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(words) - n + 1)
-            if all(len(w) > 1 for w in words[i:i + n])}
-    # "the instruction for the debtor agent": a name leaves the articles out (InstructionForDebtorAgent)
-    bare = [w for w in words if w not in _ARTICLES]
-    runs |= {"".join(bare[i:i + n]) for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(bare) - n + 1)
-             if all(len(w) > 1 for w in bare[i:i + n])}
+    # ... and the same words without articles: "the instruction for the debtor agent" is InstructionForDebtorAgent
+    runs = {"".join(seq[i:i + n]) for seq in (words, [w for w in words if w not in _ARTICLES])
+            for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(seq) - n + 1)
+            if all(len(w) > 1 for w in seq[i:i + n])}
     # "how many address lines": a guide names the element in the singular (AddressLine)
     return runs | {run[:-1] for run in runs if run.endswith("s") and not run.endswith("ss")}
 
@@ -971,10 +969,11 @@ class SpanScorer:
                    if asks_about_element(query) and not condition else set())
         # ... and a term the question asks the definition of ("How does the rulebook define a Banking
         # Business Day?"): a list of defined terms opens each entry with the term, capitalised
-        glossary = defined_terms(query) - naming if asks_definition(query) or asks_meaning(query) else set()
+        terms = defined_terms(query) if asks_definition(query) or asks_meaning(query) else set()
+        glossary = terms - naming
         # ... or a term a section is titled with ("1.3.1 IID": "What is an IID?"): its first sentence defines it
         # (a document's own name counts: "IID" names the QR-IID guide and titles its section "1.3.1 IID")
-        titled = (defined_terms(query) | _acronyms(query)) if asks_definition(query) or asks_meaning(query) else set()
+        titled = terms | _acronyms(query) if asks_definition(query) or asks_meaning(query) else set()
         kind = asked_fact(query)
         slot = asked_value(query) if kind != "identifier" else None
         unit = asked_unit(query)
