@@ -7,8 +7,9 @@ import pytest
 
 from indexing.chunker import MAX_CHUNK_CHARS, chunk_sections, reassemble
 from indexing.document_parser import ParsedDocument, parse_document
+from indexing.page_furniture import strip_page_furniture
 from indexing.pdf_text import open_pdf, read_pages
-from tests.conftest import EPC_RULEBOOK, real_pdf
+from tests.conftest import EPC_RULEBOOK, SHARED_CORPORA, real_pdf
 
 pytestmark = pytest.mark.real_pdfs
 
@@ -107,3 +108,29 @@ def test_briefing_without_numbers_is_sectioned_by_heading_size():
     assert fraud.path[0] == "European Parliament" and len(fraud.path) == 3 and fraud.blocks[0].page_start == 8
     ebA = by_title["European Banking Authority (EBA)"]
     assert ebA.path == ["Position of advisory bodies", "European Banking Authority (EBA)"]
+
+
+def test_the_tan_specifications_header_table_goes_on_every_page():
+    """Each page opens with a header laid out as a table row ("HandHeld-Device (HHD) zur
+    TAN-Erzeugung", "Version:", "Kapitel:", then "Dokument: …", "V 1.4", the chapter letter)."""
+    document = open_pdf(real_pdf("de_tan_hhd_uc_v14.pdf"))
+    pages = read_pages(document)
+    strip_page_furniture(pages)
+    texts = [line.text for page in pages for line in page.lines]
+    assert not [t for t in texts if t.startswith("Kapitel:")]
+    assert sum("HHD-Erweiterung für unidirektionale Kopplung" in t for t in texts) <= 2  # the title page's
+
+
+def test_a_message_guides_header_block_goes_and_no_record_line_with_it():
+    """The RTP message guide writes its header block ("Approved by Payments SEG on … reda.067.001.01"
+    over the message's wrapped name) after the footer in the text stream; element records
+    ("Presence: [1..*]") often open a page right under it, and every one of them stays."""
+    path = SHARED_CORPORA / "real-pdfs-2" / "iso20022_mdr2_request_to_pay_v1.pdf"
+    if not path.is_file():
+        pytest.skip(f"needs {path} (absent on this machine)")
+    document = open_pdf(path)
+    pages = read_pages(document)
+    presence = sum(line.text.startswith("Presence: [") for page in pages for line in page.lines)
+    strip_page_furniture(pages)
+    assert sum(line.text.startswith("Presence: [") for page in pages for line in page.lines) == presence > 200
+    assert sum(any(line.text.startswith("Approved by Payments SEG") for line in page.lines) for page in pages) < 10
