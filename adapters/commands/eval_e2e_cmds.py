@@ -14,6 +14,7 @@ import typer
 def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     eval_app.command("e2e")(eval_e2e)
     eval_app.command("personas")(eval_personas)
+    eval_app.command("quotes")(eval_quotes)
 
 
 GoldenOpt = Annotated[list[Path] | None, typer.Option("--golden", help="golden JSONL file(s); default evals/golden/e2e_*.jsonl")]
@@ -167,6 +168,68 @@ async def _run(questions, settings, repeat, persona, real_pdfs, err, real2_pdfs=
             suite = await run_suite(questions, contexts, repeat, options,
                                     progress=lambda q: progress.update(task, advance=1, description=q.id))
     return suite, skipped
+
+
+def eval_quotes(
+    corpus: CorpusOpt = "real2,sample,real",
+    budgets: Annotated[str, typer.Option("--budgets", help="comma-separated quote budgets to sweep")] = "2,3,4,5,6",
+    golden: GoldenOpt = None,
+    out: Annotated[Path, typer.Option("--out", help="the sweep as JSON, its curve beside it (.png)")] = Path(
+        "evals/baselines/quote_budget.json"),
+    real_pdfs: RealOpt = None,
+    real2_pdfs: Real2Opt = None,
+) -> None:
+    """Sweep the offline model's quote budget over the dev questions and choose it on their key facts
+    (evals/quote_budget.py says how)."""
+    from rich.console import Console
+
+    from bot.offline.span_ranker import MAX_QUOTES
+    from config.settings import get_settings
+    from evals.quote_budget import sweep_report, write_sweep
+
+    try:
+        sizes = sorted({int(b) for b in budgets.split(",") if b.strip()})
+    except ValueError as exc:
+        raise typer.BadParameter("use whole numbers, e.g. 2,3,4", param_hint="--budgets") from exc
+    if not sizes or sizes[0] < 1:
+        raise typer.BadParameter("use budgets of 1 or more", param_hint="--budgets")
+    settings = get_settings()
+    if settings.chat_model != "offline":
+        raise typer.BadParameter("the quote budget is the offline model's: set RULEBOOK_CHAT_MODEL=offline")
+    questions = _select(golden, corpus, None, None, "dev")
+    err = Console(stderr=True)
+    points, asked, skipped = asyncio.run(_sweep_quotes(questions, settings, sizes, real_pdfs, real2_pdfs, err))
+    for reason in skipped:
+        err.print(f"[yellow]skipped:[/] {reason}")
+    if not asked:
+        typer.echo("error: no corpus of these questions could be opened", err=True)
+        raise typer.Exit(2)
+    report = sweep_report(points, asked, MAX_QUOTES)
+    picture = write_sweep(report, out)
+    console = Console()
+    for p in report["points"]:
+        mark = "  <- chosen" if p["budget"] == report["chosen"] else ""
+        console.print(f"budget {p['budget']}: key facts {p['key_facts']}/{p['answerable']} "
+                      f"({p['key_facts_share']:.3f}), right page {p['right_page_share']:.3f}, citations on page "
+                      f"{p['citation_precision']:.3f}, median answer {p['chars_median']:.0f} chars{mark}")
+    console.print(f"chosen {report['chosen']} (today {MAX_QUOTES}); written {out} and {picture}")
+
+
+async def _sweep_quotes(questions, settings, budgets, real_pdfs, real2_pdfs, err):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from evals.e2e_corpus import prepare_contexts
+    from evals.quote_budget import sweep
+
+    corpora = sorted({q.corpus for q in questions})
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        async with prepare_contexts(settings, corpora, real_pdfs, err, real2_pdfs) as (contexts, skipped):
+            asked = [q for q in questions if q.corpus in contexts]
+            task = progress.add_task("sweeping", total=len(asked) * len(budgets))
+            points = await sweep(asked, contexts, budgets,
+                                 progress=lambda b, q: progress.update(task, advance=1, description=f"{b}: {q.id}"))
+    return points, asked, skipped
 
 
 def eval_personas(

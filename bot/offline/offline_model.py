@@ -80,7 +80,11 @@ from bot.offline.question_parts import question_parts
 from bot.offline.quote_context import with_context
 from bot.offline.section_opening import headed_section
 from bot.offline.section_opening import to_read as opening_to_read
-from bot.offline.span_ranker import HAND_QUOTE_MARGIN, QUOTE_MARGIN  # spans this close to the best are quoted
+from bot.offline.span_ranker import (  # spans this close to the best are quoted, this many at most
+    HAND_QUOTE_MARGIN,
+    MAX_QUOTES,
+    QUOTE_MARGIN,
+)
 from bot.offline.span_scoring import (
     DENSE_CHUNKS,
     MAX_UNCOVERED,
@@ -136,7 +140,6 @@ SEARCH = "search_rulebooks"
 SECTION = "retrieve_rulebook_sections"
 CATALOG = "list_available_rulebooks"
 
-MAX_QUOTES = 3
 MAX_SECTION_QUOTES = 4
 MAX_TABLE_ROWS = 8
 MAX_LIST_QUOTES = 10  # "list all …": the items after the best sentence, in order
@@ -285,6 +288,7 @@ class OfflineRulebookModel(BaseChatModel):
     max_missing_neutral: float | None = MAX_MISSING_NEUTRAL
     # a span defining the question's code or element answers at this dense bar (None: no such route)
     min_dense_defining: float | None = MIN_DENSE_DEFINING
+    max_quotes: int = MAX_QUOTES  # an eval sweeps it (evals.quote_budget)
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
@@ -422,7 +426,7 @@ class OfflineRulebookModel(BaseChatModel):
         if not spans:
             return None
         best = spans[0].score
-        quoted = [s for s in spans if s.table is None and s.score >= best - QUOTE_MARGIN][:MAX_QUOTES]
+        quoted = [s for s in spans if s.table is None and s.score >= best - QUOTE_MARGIN][:self.max_quotes]
         typed = _typed_record(quoted) if asks_value else None
         for span in quoted:
             if (_is_pointer(span) or ((listing or span is typed) and type_references(span.text))) \
@@ -555,7 +559,7 @@ class OfflineRulebookModel(BaseChatModel):
                 return self._write(language, in_order, [], spans)
         best = spans[0]
         chosen = _distinct_texts([s for s in spans if s.table is None
-                                  and s.score >= best.score - QUOTE_MARGIN])[:MAX_QUOTES]
+                                  and s.score >= best.score - QUOTE_MARGIN])[:self.max_quotes]
         rows = [s for s in spans if s.table is not None and s.score >= best.score - QUOTE_MARGIN]
         keyed = _defining_row(spans, rows, best)
         if keyed is not None:
@@ -565,7 +569,7 @@ class OfflineRulebookModel(BaseChatModel):
             if target.score >= best.score - FOLLOWED_MARGIN and target not in chosen and target not in rows:
                 (rows if target.table is not None else chosen).append(target)
         if best.table is not None:
-            chosen = chosen[:MAX_QUOTES - 1]
+            chosen = chosen[:self.max_quotes - 1]
         chosen = _definition_together(chosen, spans, question, hits)
         # a pointer to where a type is defined ('Datatype: "Frequency6Code" on page 374') says nothing
         # by itself: the definition it points to is quoted instead, when a tool showed it
@@ -579,7 +583,7 @@ class OfflineRulebookModel(BaseChatModel):
         if listing and best.table is None and (head := _list_head(spans, best)) is not None:
             # "list all …": the sentence that opens the list ("… is composed of 5 MessageBuildingBlocks:")
             # leads the answer, its items after it, rather than the section's opening sentence
-            chosen = [head, *(s for s in chosen if s is not head)][:MAX_QUOTES]
+            chosen = [head, *(s for s in chosen if s is not head)][:self.max_quotes]
         typed = _typed_record(chosen) if not listing and best.table is None and asked_fact(question) else None
         if typed is not None:
             # a field record gives its length or its codes by type ('Datatype: "Max15NumericText" on page

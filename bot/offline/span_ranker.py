@@ -66,6 +66,10 @@ HAND_WEIGHTS: Mapping[str, float] = MappingProxyType({
 # spans within this of the best span's score are quoted with it (offline_model, subject_terms); the fit
 # sets its own, at which the fitted scores quote as many spans per question as these hand weights did
 HAND_QUOTE_MARGIN = 0.03
+# at most this many sentences within the margin are quoted (a table counts apart): the budget swept on
+# dev questions by `rulebook eval quotes` (evals/baselines/quote_budget.json); the offline model takes it
+# as its `max_quotes`. Session 13: 4 (dev key facts 218 -> 220 of 277, flat after; 3 before)
+MAX_QUOTES = 4
 WEIGHTS_FILE = Path(__file__).with_name("span_weights.json")
 
 

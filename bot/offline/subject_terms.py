@@ -64,7 +64,10 @@ SUBJECT_SCOPE = "document"
 MAX_MISSING_SUBJECT: float | None = None
 MAX_SLOT_GAP: float | None = None
 MIN_SHARE = 0.001  # the rarity weight of a term no chunk holds: as rare as one chunk in a thousand
-MAX_QUOTES = 3
+# the decision's evidence: the sentences within the quote margin, as many as answers quoted when the
+# bars were calibrated (3). The answer's own budget (span_ranker.MAX_QUOTES) is swept apart, on key
+# facts (evals.quote_budget), and so never moves an answer/refuse decision.
+EVIDENCE_QUOTES = 3
 MIN_PREFIX = 5  # a stem this long that begins another counts as the same word (see `_held`)
 _PUNCTUATION = "?!.,;:'\"()«»"
 
@@ -188,12 +191,12 @@ def question_terms(question: str, language: str) -> list[str]:
 
 
 def evidence_spans(spans: Sequence[Any]) -> list[Any]:
-    """The spans an answer would quote: prose and rows within `QUOTE_MARGIN` of the best span
-    (spans sorted best first, as `SpanScorer.score` returns them)."""
+    """The evidence an answer/refuse decision weighs: the best span, up to EVIDENCE_QUOTES sentences and
+    the rows within `QUOTE_MARGIN` of it (spans sorted best first, as `SpanScorer.score` returns them)."""
     if not spans:
         return []
     bar = spans[0].score - QUOTE_MARGIN
-    prose = [s for s in spans if s.table is None and s.score >= bar][:MAX_QUOTES]
+    prose = [s for s in spans if s.table is None and s.score >= bar][:EVIDENCE_QUOTES]
     rows = [s for s in spans if s.table is not None and s.score >= bar]
     return [spans[0], *prose, *rows]
 
