@@ -103,6 +103,9 @@ class Bar:
     # a span defining the question's code or element answers at this dense bar (None: no such route;
     # the offline model's `min_dense_defining`)
     min_dense_defining: float | None = None
+    # a question asking for a kind of value is refused when its composed answer holds none (the offline
+    # model's `require_value_quoted`; not swept: measured on/off, see `value_check`)
+    require_value_quoted: bool = False
 
     def phrase_missing(self, s: Signal) -> bool:
         return self.min_dense_phrase is not None and phrase_missing(s.phrases, self.phrase_max_share,
@@ -120,6 +123,8 @@ class Bar:
                 and s.slot_gap > self.max_slot_gap:
             return False
         if self.max_missing_neutral is not None and missing_neutral_share(s.neutral) > self.max_missing_neutral:
+            return False
+        if self.require_value_quoted and s.slot is not None and s.value_quoted is False:
             return False
         return not (self.max_uncovered is not None and s.uncovered is not None and s.uncovered > self.max_uncovered)
 
@@ -153,6 +158,7 @@ class Signal:
     phrases: tuple[tuple[str, float, bool, bool, bool], ...] | None = None  # Decision.phrases
     neutral: tuple[tuple[str, float, bool], ...] | None = None  # Decision.neutral
     max_dense_defining: float | None = None  # Decision.max_dense_defining
+    value_quoted: bool | None = None  # Decision.value_quoted
 
 
 def _subject_keys(bar: Bar) -> dict[str, Any]:
@@ -161,7 +167,8 @@ def _subject_keys(bar: Bar) -> dict[str, Any]:
             "subject_scope": bar.subject_scope, "min_dense_phrase": bar.min_dense_phrase,
             "phrase_max_share": bar.phrase_max_share, "phrase_scope": bar.phrase_scope,
             "min_missing_phrases": bar.min_missing_phrases,
-            "max_missing_neutral": bar.max_missing_neutral, "min_dense_defining": bar.min_dense_defining}
+            "max_missing_neutral": bar.max_missing_neutral, "min_dense_defining": bar.min_dense_defining,
+            "require_value_quoted": bar.require_value_quoted}
 
 
 def current_bar() -> Bar:
@@ -199,7 +206,7 @@ def _coverage(d: dict[str, Any]) -> dict[str, Any]:
             "subject": None if subject is None else tuple(tuple(t) for t in subject), "slot_gap": d.get("slot_gap"),
             "phrases": None if d.get("phrases") is None else tuple(tuple(p) for p in d["phrases"]),
             "neutral": None if d.get("neutral") is None else tuple(tuple(t) for t in d["neutral"]),
-            "max_dense_defining": d.get("max_dense_defining")}
+            "max_dense_defining": d.get("max_dense_defining"), "value_quoted": d.get("value_quoted")}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -340,6 +347,7 @@ class _Columns:
         self._phrases: dict[tuple[float, str, float], Any] = {}
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
         self.neutral = self.np.array([missing_neutral_share(s.neutral) for s in signals])
+        self.value_missing = np.array([s.slot is not None and s.value_quoted is False for s in signals])
         names = sorted({s.source for s in signals if s.view == "normal"})
         self.by_source = {name: self.normal & np.array([s.source == name for s in signals]) for name in names}
 
@@ -383,6 +391,8 @@ class _Columns:
             ok &= (self.gap < 0) | (self.gap <= bar.max_slot_gap)
         if bar.max_missing_neutral is not None:
             ok &= self.neutral <= bar.max_missing_neutral
+        if bar.require_value_quoted:
+            ok &= ~self.value_missing
         return ok | (self.base & self.named)
 
     def point(self, bar: Bar) -> dict[str, Any]:
@@ -440,7 +450,8 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
                                                    phrase_scope=subject.phrase_scope,
                                                    max_missing_neutral=subject.max_missing_neutral,
                                                    min_missing_phrases=subject.min_missing_phrases,
-                                                   min_dense_defining=subject.min_dense_defining)
+                                                   min_dense_defining=subject.min_dense_defining,
+                                                   require_value_quoted=subject.require_value_quoted)
                             points.append(columns.point(bar))
     return points
 
@@ -490,12 +501,28 @@ def prune(signals: Sequence[Signal], bar: Bar, current: Bar | None = None) -> Ba
         off = with_subject(bar, **{check: None})
         if int((columns.answered(bar) != columns.answered(off)).sum()) < MIN_CASES_CHANGED:
             bar = off
+    if bar.require_value_quoted:
+        off = with_subject(bar, require_value_quoted=False)
+        if int((columns.answered(bar) != columns.answered(off)).sum()) < MIN_CASES_CHANGED:
+            bar = off
     if current is not None:
         for group in _COVERAGE_GROUPS:
             today = with_subject(bar, **{k: getattr(current, k) for k in group})
             if today != bar and int((columns.answered(bar) != columns.answered(today)).sum()) < MIN_CASES_CHANGED:
                 bar = today
     return bar
+
+
+def value_check(signals: Sequence[Signal], bar: Bar) -> dict[str, Any]:
+    """The value check (`Bar.require_value_quoted`) measured at `bar`'s other settings: dev figures with
+    it off and on, and the cases it changes: how many, and how many of those were answers that held
+    every must-contain string (an e2e answer it would refuse although the answer had the key facts)."""
+    off, on = with_subject(bar, require_value_quoted=False), with_subject(bar, require_value_quoted=True)
+    changed = [s for s in signals if answered_at(s, off) != answered_at(s, on)]
+    return {"off": point(signals, off), "on": point(signals, on), "changed": len(changed),
+            "changed_by_view": {v: sum(s.view == v for s in changed) for v in ("normal", "excluded", "unanswerable")},
+            "changed_right": sum(s.right for s in changed if s.view == "normal"),
+            "changed_with_key_facts": sum(bool(s.must_contain) for s in changed if s.view == "normal")}
 
 
 def no_worse_than_today(signals: Sequence[Signal], bar: Bar, now: Bar, min_gain: float = MIN_F1_GAIN) -> Bar:
@@ -525,7 +552,8 @@ def bar_of(p: dict[str, Any]) -> Bar:
                p.get("subject_scope") or SUBJECT_SCOPE, p.get("min_dense_phrase"),
                p.get("phrase_max_share", PHRASE_MAX_SHARE), p.get("phrase_scope") or PHRASE_SCOPE,
                min_missing_phrases=p.get("min_missing_phrases", MIN_MISSING_PHRASES),
-               max_missing_neutral=p.get("max_missing_neutral"), min_dense_defining=p.get("min_dense_defining"))
+               max_missing_neutral=p.get("max_missing_neutral"), min_dense_defining=p.get("min_dense_defining"),
+               require_value_quoted=bool(p.get("require_value_quoted", False)))
 
 
 def with_subject(bar: Bar, **changes: Any) -> Bar:
@@ -536,11 +564,11 @@ def with_subject(bar: Bar, **changes: Any) -> Bar:
 
 _COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
              "max_slot_gap", "subject_scope", "min_dense_phrase", "phrase_max_share", "phrase_scope",
-             "max_missing_neutral", "min_missing_phrases", "min_dense_defining")
+             "max_missing_neutral", "min_missing_phrases", "min_dense_defining", "require_value_quoted")
 _COVERAGE_GROUPS = (("min_dense_slot",), ("max_uncovered",), ("max_slot_gap",), ("min_dense_defining",),
                     ("max_missing_subject", "subject_max_share", "subject_max_headings", "subject_scope"),
                     ("min_dense_phrase", "phrase_max_share", "phrase_scope", "min_missing_phrases"),
-                    ("max_missing_neutral",))
+                    ("max_missing_neutral",), ("require_value_quoted",))
 # the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
 # missing subject terms allowed (None: no check); the value's score gap below the best span
 SUBJECT_SHARE_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 1.0)
@@ -868,6 +896,7 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         "test_at_chosen": point(held_out, bar) if held_out else None,
         "test_by_source_at_current": by_source(held_out, now) if held_out else None,
         "test_by_source_at_chosen": by_source(held_out, bar) if held_out else None,
+        "value_check": {"dev": value_check(signals, bar), "test": value_check(held_out, bar) if held_out else None},
         "curve_note": "curve: every (min_dense, min_lexical) at the chosen other-language, disagree and coverage "
                       "bars; every other-language and disagree bar at the chosen (min_dense, min_lexical); every "
                       "coverage bar (min_dense_slot, max_uncovered) with the other one and the rest as chosen",

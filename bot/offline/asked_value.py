@@ -58,7 +58,7 @@ _ASKS_DURATION = re.compile(
     r"\b(how\s+many\s+(\w+\s+){0,2}" + _TIME_UNIT + r"|how\s+(soon|quickly|fast)|"
     r"how\s+long\s+(\w+\s+){0,8}?(take|takes|last|lasts|valid|kept|keep|retain|retained|stored?|archived?|wait|"
     r"remain|stay|have|has|before|after|until)|how\s+much\s+(time|notice)|"
-    r"(after|within|in)\s+how\s+(many|much|long)|within\s+what|by\s+when|until\s+when|what\s+time|"
+    r"(after|within|in)\s+how\s+(long|much\s+time)|within\s+what|by\s+when|until\s+when|what\s+time|"
     r"deadlines?|time\s*limits?|notice\s+period|time-?outs?|retention\s+period|cut-?off(\s+time)?|"
     r"hoe\s+(lang|snel|laat)|binnen\s+(hoeveel|welke)|hoeveel\s+(\w+\s+)?" + _TIME_UNIT + r"|termijn|"
     r"combien\s+de\s+(temps|" + _TIME_UNIT + r")|dans\s+quel\s+d[ée]lai|d[ée]lai|[àa]\s+quelle\s+heure|"
@@ -84,9 +84,14 @@ _ASKS_COUNT = re.compile(
     re.IGNORECASE)
 
 
+_INSTITUTION = re.compile(r"(?<=\w )Commission\b")
+
+
 def asked_value(question: str) -> str | None:
     """"money", "duration", "length" or "count": the kind of value the question asks for (see the module
     docstring); None for any other question."""
+    # "the Commission" (an institution, capitalised inside the sentence) charges no commission
+    question = _INSTITUTION.sub(" ", question)
     if _ASKS_MONEY.search(question):
         return MONEY
     if _ASKS_DURATION.search(question):
@@ -124,11 +129,12 @@ _KIND_NOUNS = {
     "count": re.compile(r"\b(numbers?|counts?|maximum|minimum|aantal|nombre|anzahl|occurrences?)\b", re.IGNORECASE),
     "length": re.compile(r"\b(lengths?|lengte|longueur|l[äa]nge)\b", re.IGNORECASE),
 }
-# a length as message guides and implementation guides write it: "35 characters", "27-digit", a type
+# a length as message guides and implementation guides write it: "35 characters", "27-digit", "26
+# numerical characters", a type
 # named by its length ("Max35Text", "Exact4AlphaNumericText", "Max10KBinary"), "maxLength 35",
 # "totalDigits 18", a pattern's repetition ("(0-9){4}", "[A-Z]{2,2}"), "length: 21"
 _LENGTH = re.compile(
-    r"\b\d+\s*(?:-\s*)?" + _LENGTH_UNIT + r"\b|\b(?:max|min|exact)\d+k?[a-z]*|"
+    r"\b\d+\s*(?:-\s*)?(?:(?!(?:of|the|de|van|der|die|des)\b)[^\W\d]+\s+){0,2}?" + _LENGTH_UNIT + r"\b|\b(?:max|min|exact)\d+k?[a-z]*|"
     r"\b(?:max(?:imum)?|min(?:imum)?|total|fraction)\s*[-_]?\s*(?:length|digits|len)\s*[:=]?\s*\d+|"
     r"\b(?:lengths?|lengte|longueur|l[äa]nge)\s*(?:of\s+|van\s+|de\s+|von\s+)?[:=]?\s*(?:max\.?\s*|up\s+to\s+)?\d+|"
     r"\{\d+(?:,\d*)?\}",

@@ -65,7 +65,7 @@ from bot.gate.instruction_spans import document_text_only
 from bot.gate.refusal import mentioned
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
-from bot.offline.asked_value import asked_value
+from bot.offline.asked_value import asked_unit, asked_value, holds_value
 from bot.offline.cross_reference import (
     SectionReference,
     asked_section,
@@ -94,11 +94,13 @@ from bot.offline.span_scoring import (
     MIN_DENSE_OTHER_LANGUAGE,
     MIN_DENSE_SLOT,
     MIN_LEXICAL,
+    REQUIRE_VALUE_QUOTED,
     Span,
     SpanScorer,
     asked_fact,
     asks_about_element,
     asks_for_list,
+    asks_yes_no,
     depends_on_previous,
     element_names,
     is_condition,
@@ -235,6 +237,9 @@ class Decision:
     # the best similarity of a span that defines what the question names: the code list row keyed by
     # its code, the record of its element, the sentence defining its identifier (None: no span does)
     max_dense_defining: float | None = None
+    # the answer as composed holds a value of the kind asked (bot.offline.asked_value.holds_value over
+    # its quotes and tables; None: no kind asked, or no answer composed)
+    value_quoted: bool | None = None
 
 
 @dataclass
@@ -289,6 +294,9 @@ class OfflineRulebookModel(BaseChatModel):
     # a span defining the question's code or element answers at this dense bar (None: no such route)
     min_dense_defining: float | None = MIN_DENSE_DEFINING
     max_quotes: int = MAX_QUOTES  # an eval sweeps it (evals.quote_budget)
+    # a question asking for money, a duration, a length or a count whose composed answer holds no value
+    # of that kind is refused: the quotes are about the topic, not the value (REQUIRE_VALUE_QUOTED)
+    require_value_quoted: bool = REQUIRE_VALUE_QUOTED
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
@@ -552,6 +560,17 @@ class OfflineRulebookModel(BaseChatModel):
         self._observe(decision)
         if not decision.answered:
             return refusal
+        text = self._quote(question, language, spans, hits, read, followed)
+        if decision.slot is None or decision.named_section or not _asks_for_the_value(question, language):
+            return text
+        # the frame line and the source handles ("[S3]") are no part of what the rulebooks say
+        quoted = holds_value(_HANDLE.sub(" ", text.split("\n", 1)[-1]), decision.slot, asked_unit(query))
+        self._observe(replace(decision, value_quoted=quoted))
+        return text if quoted or not self.require_value_quoted else refusal
+
+    def _quote(self, question: str, language: str, spans: list[Span], hits: list[tuple[str, ChunkPayload]],
+               read: Sequence[tuple[str, str]], followed: Sequence[tuple[str, str]]) -> str:
+        """The answer's quotes and tables, chosen from the scored spans once the question is answered."""
         named = asked_section(question)
         if named is not None and wants_whole_section(question):
             in_order = _section_opening(spans, named, read)
@@ -681,6 +700,7 @@ class OfflineRulebookModel(BaseChatModel):
         self.min_dense_disagree = self.min_dense_slot = self.max_uncovered = None
         self.max_missing_subject = self.max_slot_gap = self.min_dense_phrase = self.max_missing_neutral = None
         self.min_dense_defining = None
+        self.require_value_quoted = False
 
     def _missing_parts(self, query: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[str]:
         """The sections, chapters and annexes the question names ("Annex D", "Kapitel D") that the
@@ -1315,6 +1335,23 @@ _VERSION = re.compile(r"\b(?:version|versie|release|fassung|v)\s?(\d+(?:\.\d+)*)
 
 
 _QUOTED = re.compile(r"(?<![\w])['‘\"“«]\s*([^'‘’\"“”«»]{3,80}?)\s*['’\"”»](?![\w])")
+
+
+_HANDLE = re.compile(r"\[[A-Za-z]*\d+\]")
+# questions that name a fee or a time without asking for it: who sets it, why, where, or whether
+_ASKS_WHO = {
+    "en": re.compile(r"^\W*(?:who|whom|whose|why|where)\b", re.IGNORECASE),
+    "nl": re.compile(r"^\W*(?:wie|wiens|waarom|waar)\b", re.IGNORECASE),
+    "fr": re.compile(r"^\W*(?:qui|pourquoi|où)\b", re.IGNORECASE),
+    "de": re.compile(r"^\W*(?:wer|wem|wen|wessen|warum|wo)\b", re.IGNORECASE),
+}
+
+
+def _asks_for_the_value(question: str, language: str) -> bool:
+    """The question wants the value itself ("How much is the fee?", "Wie hoch ist die Gebühr?"), not
+    who sets it, why, where, or whether it may be charged: only then must the answer state one."""
+    who = _ASKS_WHO.get(language[:2], _ASKS_WHO["en"])
+    return not (who.match(question) or asks_yes_no(question))
 
 
 def _quoted_titles(query: str) -> list[str]:

@@ -75,6 +75,10 @@ MIN_DENSE_OTHER_LANGUAGE = 0.82
 # not state); with it 2/24. The share of the question's terms no passage holds (MAX_UNCOVERED) is
 # recorded and swept too, but changes no dev outcome above 0.4 and costs answers below: off (None).
 MIN_DENSE_SLOT: float | None = 0.81
+# the value check on the answer itself (OfflineRulebookModel.require_value_quoted): a question asking
+# for a kind of value is refused when the quotes and tables composed for it hold none. Measured on dev
+# questions (evals/baselines/calibration_offline.json, "value_quoted"); see the session-13 note
+REQUIRE_VALUE_QUOTED = True
 MAX_UNCOVERED: float | None = None
 # A span that defines what the question names (the code list row keyed by its code, the record of its
 # element: span_ranker's "defines", "code_row", "element_defines") answers at this dense bar, below

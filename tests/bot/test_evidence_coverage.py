@@ -33,6 +33,10 @@ from knowledge.payload import ChunkPayload
     ("Wie lang ist die IBAN auf einer QR-Rechnung?", "length"),
     ("How long is the mandate valid?", "duration"),  # "valid": how long in time
     ("Who may send a cancellation request?", None),
+    # "the Commission" is an institution, not a charge; "after how many runs" counts runs, not time
+    ("How many infringement procedures did the Commission launch for failures to transpose PSD2?", "count"),
+    ("After how many failed checksum runs does the device abort the transfer?", "count"),
+    ("What commission does the acquirer charge?", "money"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert asked_value(question) == kind
@@ -69,6 +73,8 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
     ("Datatype: \"Max140Text\" on page 366", "length", None, True),
     ("ActiveCurrencyAndAmount fractionDigits: 5 totalDigits: 18", "length", None, True),
     ("The QR reference is a 27-digit number.", "length", None, True),
+    ("The QR reference must always have 26 numerical characters followed by a check digit.", "length", None, True),
+    ("See table 5 of the characters annex.", "length", None, False),
     ("QR-IIDs consist exclusively of numbers from 30000 to 31999.", "length", None, False),
     ("The message is composed of 10 MessageBuildingBlocks.", "length", None, False),
 ])
@@ -158,3 +164,25 @@ def test_a_version_or_a_quoted_title_no_passage_holds_is_absent():
     assert seen[-1].absent == ["'Change management cycle'"]
     model.compose("What does section 4.3 'Change requests' say?", "en", hits)
     assert seen[-1].absent == []
+
+
+def test_an_answer_whose_quotes_hold_no_value_of_the_kind_asked_is_refused():
+    """The topic found, the value not: "The EPC may set an annual participation fee …" names the fee
+    and states no amount. The slot bar is off here (no encoder to measure spans with), so only the
+    check on the composed answer decides."""
+    seen: list[Decision] = []
+    hits = [("S1", _chunk("The EPC may set an annual scheme participation fee to recover the costs of scheme "
+                          "management. The fee is levied per participant."))]
+    question = "How much is the annual scheme participation fee?"
+    model = OfflineRulebookModel(min_dense_slot=None, observer=seen.append)
+    assert model.compose(question, "en", hits).startswith("[not covered]")
+    assert seen[-1].slot == "money" and seen[-1].value_quoted is False
+    assert OfflineRulebookModel(min_dense_slot=None, require_value_quoted=False).compose(
+        question, "en", hits).startswith("Here is what the rulebooks say")
+    stated = [("S1", _chunk("The annual scheme participation fee is EUR 45,000 per participant."))]
+    assert "EUR 45,000" in model.compose(question, "en", stated)
+    assert seen[-1].value_quoted is True
+    # naming the fee without asking for it: who sets it, or whether it may be charged
+    for other in ("Who sets the annual scheme participation fee?", "Can the EPC set an annual participation fee?"):
+        assert model.compose(other, "en", hits).startswith("Here is what the rulebooks say"), other
+        assert seen[-1].value_quoted is None
