@@ -1143,7 +1143,8 @@ def _list_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Seq
         is_item = is_list_item(item.text)
         if counted >= limit or taken >= 2 * limit or (lead_in and taken and not is_item and ":" in item.text):
             break  # (a lead-in of its own, maybe joined with its short items into one span)
-        counted += int(listing or is_item or not items)
+        # an item's own description ("B. Case" / "Identifies the investigation case.") is not an item
+        counted += int(is_item or not items)
         items, taken = items or is_item, taken + 1
         out.append(item)
     return out
@@ -1151,16 +1152,20 @@ def _list_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Seq
 
 def _items_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Sequence[Span]) -> Iterator[Span]:
     """The sentences after `span` in reading order: the rest of its chunk, then the next chunk of
-    its rulebook when a tool showed it and it opens with a list item (a list the chunker cut goes on
-    there: "(b) … ;" / "(c) … ;")."""
+    its rulebook when a tool showed it and it opens with a list item, or a list item closes this one
+    (a list the chunker cut goes on there: "(b) … ;" / "(c) … ;")."""
     chunk_id, position = span.chunk.chunk_id, span.position + 1
+    last: list[Span] = []
     while (item := prose_spans.get((chunk_id, position))) is not None:
         yield item
+        last = [*last[-1:], item]
         position += 1
     following = next((s.chunk.chunk_id for s in spans if s.chunk.rulebook_id == span.chunk.rulebook_id
                       and s.chunk.chunk_index == span.chunk.chunk_index + 1), None)
     rest = sorted((s for (cid, _), s in prose_spans.items() if cid == following), key=lambda s: s.position)
-    if rest and is_list_item(rest[0].text):
+    # the list still running where the chunk ends (its last item, or that item's description, closes
+    # the chunk) goes on in the next one too
+    if rest and (is_list_item(rest[0].text) or any(is_list_item(s.text) for s in last)):
         yield from rest
 
 

@@ -111,6 +111,7 @@ MAX_SPANS = 60
 # of them with its bar, and an unmeasured one would pass it unseen
 VALUE_PICKS = 8
 MIN_WORDS = 4
+LEAD_IN_REACH = 12  # lines after a lead-in ending in ":" whose short list items are quotable
 MAX_TITLE_WORDS = 15
 TOC_ENTRIES = 4
 _TOC_ENTRY = re.compile(r"\b\d+(?:\.\d+)+\s+[^\W\d_][^\d]{2,80}?\s\d{1,3}\b")
@@ -432,6 +433,7 @@ def _span_texts(text: str, tables_csv: tuple[str, ...], section_title: str, rule
     the lock guards only the LRU bookkeeping."""
     chunk = _ChunkText(text, list(tables_csv), section_title, rulebook_title)
     spans: list[tuple[str, int | None, tuple[str, ...] | None]] = []
+    after_lead_in = 0  # lines left in the list a lead-in ending in ":" opened
     for block in prose(chunk).split("\n\n"):  # type: ignore[arg-type]
         if block.startswith(RECORD):
             spans.append((" ".join(block[1:].split()), None, None))
@@ -439,9 +441,12 @@ def _span_texts(text: str, tables_csv: tuple[str, ...], section_title: str, rule
         stream = SentenceStream()
         for unit in [*stream.feed(block), *stream.flush()]:
             sentence = " ".join(unit.split())
-            if (len(sentence) >= 12 and re.search(r"[^\W\d_]{3}", sentence) and "|" not in sentence
-                    and not is_heading(sentence, chunk)):  # type: ignore[arg-type]
+            wordy = bool(re.search(r"[^\W\d_]{3}", sentence)) and "|" not in sentence
+            if (len(sentence) >= 12 and wordy and not is_heading(sentence, chunk)) \
+                    or (after_lead_in and wordy and is_list_item(sentence) and not sentence.endswith("?")):
+                # (a list's short items are no headings: "… composed of 5 MessageBuildingBlocks:" / "B. Case")
                 spans.append((sentence, None, None))
+            after_lead_in = LEAD_IN_REACH if sentence.endswith(":") else max(0, after_lead_in - 1)
     for index, table in enumerate(tables_csv):
         header, rows = parse_table(table)
         for row in rows:
@@ -668,6 +673,12 @@ def defines(span: Span, identifiers: set[str]) -> bool:
                 return True
     return False
 
+
+# the key cell of the row that opens a message's structure table, folded
+MESSAGE_ROOT = "message root"
+_ASKS_BLOCKS = re.compile(r"\b(?:building\s+blocks?|bouwstenen|blocs?\s+de\s+construction|bausteine?)\b", re.IGNORECASE)
+_LISTS_BLOCKS = re.compile(r"\bis\s+composed\s+of\s+\d+\s+MessageBuildingBlocks?\b")
+_ASKS_ROOT = re.compile(r"\b(?:root|wurzel|racine|hoofdelement|stamelement)\b", re.IGNORECASE)
 
 # A message element's name, as message definition reports write them: two or more capitalised parts run
 # together ("AdditionalMissingInformation", "CaseStatusReportRequest"), not an XML tag (<AddtlMssngInf>)
@@ -966,6 +977,13 @@ class SpanScorer:
         # ("When is X required?" asks for the condition, which the element's record does not state)
         asked_elements = (element_names(query) - naming
                           if asks_about_element(query) and not condition else set())
+        # "What are the building blocks of camt.030?": the sentence a message definition lists them with
+        # ("The NotificationOfCaseAssignmentV05 MessageDefinition is composed of 5 MessageBuildingBlocks:")
+        blocks = bool(_ASKS_BLOCKS.search(query))
+        if _ASKS_ROOT.search(query):
+            # "What is the XML root tag of reda.071?": every message's structure table opens with its
+            # root ("Message root <Document> <ReqToPayDbtrActvtnAmdmntReq> [1..1]"), the row that answers
+            asked_elements |= {MESSAGE_ROOT}
         # ... and one it spells out in words ("Is the merchant category code mandatory?"): the row or
         # record keyed MerchantCategoryCode holds its multiplicity and type. Words are weaker evidence
         # than the name itself, so only a row or a field record counts, not a sentence opening with it
@@ -1041,6 +1059,9 @@ class SpanScorer:
                 clues["element_defines"] = 1.0
                 span.defining = True
                 spelled_keys[id(span)] = set(named)
+            if blocks and not span.defining and span.table is None and _LISTS_BLOCKS.search(span.text):
+                clues["defines"] = 1.0
+                span.defining = True
             if glossary and not span.defining and span.table is None and opens_with_term(span.text, glossary):
                 clues["defines"] = 1.0
                 span.defining = True
