@@ -13,7 +13,7 @@ from knowledge.payload import ChunkPayload
 
 # Bump when a change to text extraction, sectioning or chunking changes chunks of unchanged
 # files: the next run then re-reads every document instead of trusting its fingerprint.
-PIPELINE_VERSION = "7"
+PIPELINE_VERSION = "8"  # 8: page furniture found where a line stands on the page (indexing.page_furniture)
 MAX_PARENT_CHARS = 160  # of enclosing section titles in the encoders' input: the chunk's own text leads
 
 
