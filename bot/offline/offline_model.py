@@ -34,7 +34,9 @@ whose best span is close enough to the question (dense similarity with multiling
 encoder is available — which also carries French questions to Dutch sources — plus content-word
 overlap), or when the evidence does not cover the question (`covers`): it asks for an amount of
 money, a duration or a count (`bot.offline.asked_value`) and no span holding a value of that kind
-is close enough, so the passages on its topic do not state the fee, timeout or maximum asked for.
+is close enough, so the passages on its topic do not state the fee, timeout or maximum asked for;
+and, once the quotes are chosen, when a question asking for such a value (not who sets it, why, or
+whether) gets quotes and tables that hold none (`require_value_quoted`): they are about the topic only.
 A version ("version 7.0") or a quoted title that no passage holds is absent like a name, and so is
 a section, chapter or annex ("Annex D", "Kapitel D") that the documents of the first passages
 neither number nor name anywhere (`bot.offline.document_parts`); a name that

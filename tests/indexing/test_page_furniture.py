@@ -45,11 +45,22 @@ def test_a_record_line_near_a_page_edge_is_kept_where_a_footer_in_its_place_goes
         # the footer sits at the same place on every page
         page.items[-1].top, page.items[-1].bottom = 40.0, 31.0
         pages.append(page)
+    _assert_records_stay_and_header_goes(pages)
+
+
+def _assert_records_stay_and_header_goes(pages: list[PageLines]) -> None:
     strip_page_furniture(pages)
     for page in pages:
         texts = [line.text for line in page.lines]
         assert any(t.startswith("Presence:") for t in texts)
         assert not any(t.startswith("Approved by") for t in texts)
+
+
+def _lowered(page: PageLines, points: float) -> PageLines:
+    """The page's lines moved down, under a header band."""
+    for line in page.lines:
+        line.top, line.bottom = line.top - points, line.bottom - points
+    return page
 
 
 def _placed(page: PageLines, text: str, top: float, height: float = 9.0) -> None:
@@ -62,10 +73,9 @@ def test_a_header_block_the_pdf_writes_last_goes_whole_while_the_page_ends_as_wr
     it is at the edge, not where it comes, and the block goes line by line from the outside in."""
     pages = []
     for n in range(1, 8):
-        page = _page(n, [(f"3.4.{n} Element{n} <Elmt{n}>", 12), ("Presence: [0..1]", 10), *[(BODY, 10)] * 6,
-                         (f"Last body line of page {n} with its element Name{n} <Nm> [0..1] Text {40 + n}", 10)])
-        for line in page.lines:  # the body sits under a header band
-            line.top, line.bottom = line.top - 60, line.bottom - 60
+        page = _lowered(_page(n, [(f"3.4.{n} Element{n} <Elmt{n}>", 12), ("Presence: [0..1]", 10), *[(BODY, 10)] * 6,
+                                  (f"Last body line of page {n} with its element Name{n} <Nm> [0..1] Text {40 + n}",
+                                   10)]), 60)
         _placed(page, f"Request To Pay (RTP) Service {n} September 2020", 40.0)
         _placed(page, f"Approved by Payments SEG on 29 September 2020. reda.0{60 + n // 4}.001.01", 790.0)
         _placed(page, f"RequestToPayCreditorEnrolmentAmendmentReque{n // 4}", 781.0)
@@ -84,24 +94,17 @@ def test_the_first_lines_of_the_body_stay_though_they_repeat_in_form_and_place_u
     at the same place on many pages; it is not in the header's block (a body line's gap away) and stays."""
     pages = []
     for n in range(1, 8):
-        page = _page(n, [(f"Element{n} <Elmt{n}>", 12), (f"Presence: [{n % 2}..1]", 10), *[(BODY, 10)] * 6])
-        for line in page.lines:
-            line.top, line.bottom = line.top - 40, line.bottom - 40
+        page = _lowered(_page(n, [(f"Element{n} <Elmt{n}>", 12), (f"Presence: [{n % 2}..1]", 10), *[(BODY, 10)] * 6]),
+                        40)
         _placed(page, f"Approved by the Payments SEG on 09 January 2020 camt.0{20 + n}", 790.0)
         pages.append(page)
-    strip_page_furniture(pages)
-    for page in pages:
-        texts = [line.text for line in page.lines]
-        assert any(t.startswith("Presence:") for t in texts)
-        assert not any(t.startswith("Approved by") for t in texts)
+    _assert_records_stay_and_header_goes(pages)
 
 
 def test_a_header_laid_out_as_a_table_row_goes_with_all_its_cells():
     pages = []
     for n in range(1, 8):
-        page = _page(n, [*[(BODY, 10)] * 8])
-        for line in page.lines:
-            line.top, line.bottom = line.top - 60, line.bottom - 60
+        page = _lowered(_page(n, [*[(BODY, 10)] * 8]), 60)
         for text in ("HandHeld-Device (HHD) zur TAN-Erzeugung", "Version:", "Kapitel:"):
             _placed(page, text, 790.0)
         for text in ("Dokument: HHD-Erweiterung für unidirektionale Kopplung", "V 1.4", "B"):
