@@ -438,20 +438,10 @@ def sweep(signals: Sequence[Signal], dense_grid: Iterable[float] = DENSE_GRID,
                 for dd in steps:
                     for sl in slots:
                         for un in uncovereds:
-                            bar = Bar(d, lx, o, dd, sl, un)
-                            if subject is not None:
-                                bar = with_subject(bar, max_missing_subject=subject.max_missing_subject,
-                                                   subject_max_share=subject.subject_max_share,
-                                                   subject_max_headings=subject.subject_max_headings,
-                                                   max_slot_gap=subject.max_slot_gap,
-                                                   subject_scope=subject.subject_scope,
-                                                   min_dense_phrase=subject.min_dense_phrase,
-                                                   phrase_max_share=subject.phrase_max_share,
-                                                   phrase_scope=subject.phrase_scope,
-                                                   max_missing_neutral=subject.max_missing_neutral,
-                                                   min_missing_phrases=subject.min_missing_phrases,
-                                                   min_dense_defining=subject.min_dense_defining,
-                                                   require_value_quoted=subject.require_value_quoted)
+                            # every other check as `subject` has it (its grid values are these six)
+                            bar = Bar(d, lx, o, dd, sl, un) if subject is None else with_subject(
+                                subject, min_dense=d, min_lexical=lx, min_dense_other_language=o,
+                                min_dense_disagree=dd, min_dense_slot=sl, max_uncovered=un)
                             points.append(columns.point(bar))
     return points
 
@@ -485,8 +475,12 @@ ANSWERED_SLACK = 0.0
 # A coverage check that changes the outcome of fewer dev cases than this, against the same setting
 # without it, is switched off: a bar that fixes one question is a smell, not a calibration
 MIN_CASES_CHANGED = 2
-_CHECKS = ("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot", "min_dense_phrase",
-           "max_missing_neutral", "min_dense_defining")
+# each coverage check and the value that switches it off
+_CHECKS: dict[str, Any] = {
+    **dict.fromkeys(("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot", "min_dense_phrase",
+                     "max_missing_neutral", "min_dense_defining")),
+    "require_value_quoted": False,
+}
 
 
 def prune(signals: Sequence[Signal], bar: Bar, current: Bar | None = None) -> Bar:
@@ -495,14 +489,10 @@ def prune(signals: Sequence[Signal], bar: Bar, current: Bar | None = None) -> Ba
     dev outcomes against today's settings of it kept as today (a re-tuned check is held to the
     same evidence as a new one)."""
     columns = _Columns(signals)
-    for check in _CHECKS:
-        if getattr(bar, check) is None:
+    for check, off_value in _CHECKS.items():
+        if getattr(bar, check) == off_value:
             continue
-        off = with_subject(bar, **{check: None})
-        if int((columns.answered(bar) != columns.answered(off)).sum()) < MIN_CASES_CHANGED:
-            bar = off
-    if bar.require_value_quoted:
-        off = with_subject(bar, require_value_quoted=False)
+        off = with_subject(bar, **{check: off_value})
         if int((columns.answered(bar) != columns.answered(off)).sum()) < MIN_CASES_CHANGED:
             bar = off
     if current is not None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from indexing.pdf_text import Line, PageLines
 from indexing.section_detector import body_height
@@ -82,15 +83,20 @@ def strip_page_furniture(pages: list[PageLines]) -> int:
             break
     # a page with something else outside its footer (a cover's address block under "www.epc-cep.eu
     # 1 / 150"): the footer still stands in its place there
-    for page in pages:
-        kept = []
-        for item in page.items:
-            if isinstance(item, Line) and len(pages) > 1 and _in_its_place(item, page, body, places):
-                gone.setdefault(page.number, []).append(item)
-                continue
-            kept.append(item)
-        page.items = kept
+    if len(pages) > 1:
+        for page in pages:
+            _drop(page, lambda line, page=page: _in_its_place(line, page, body, places), gone)
     return sum(len(lines) for lines in gone.values())
+
+
+def _drop(page: PageLines, is_furniture: Callable[[Line], bool], gone: dict[int, list[Line]]) -> list[Line]:
+    """Remove the page's lines that are furniture, gathering them in `gone`; returns them."""
+    dropped = [item for item in page.items if isinstance(item, Line) and is_furniture(item)]
+    if dropped:
+        ids = {id(line) for line in dropped}
+        page.items = [item for item in page.items if id(item) not in ids]
+        gone.setdefault(page.number, []).extend(dropped)
+    return dropped
 
 
 def _in_its_place(line: Line, page: PageLines, body: float, places: dict[str, set[tuple[str, int]]]) -> bool:
@@ -128,14 +134,9 @@ def _peel(pages: list[PageLines], threshold: int, body: float, gone: dict[int, l
 
     removed = 0
     for page in pages:
-        kept = []
-        for item in page.items:
-            if isinstance(item, Line) and id(item) in signatures and (
-                    _PAGE_NUMBER.match(item.text) or (len(pages) > 1 and signatures[id(item)] in furniture)):
-                removed += 1
-                gone.setdefault(page.number, []).append(item)
-                places.setdefault(signatures[id(item)], set()).add(_place(item, page))
-                continue
-            kept.append(item)
-        page.items = kept
+        for line in _drop(page, lambda line: id(line) in signatures and (
+                _PAGE_NUMBER.match(line.text) is not None or (len(pages) > 1 and signatures[id(line)] in furniture)),
+                gone):
+            places.setdefault(signatures[id(line)], set()).add(_place(line, page))
+            removed += 1
     return removed

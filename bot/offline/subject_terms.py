@@ -32,7 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from cachetools import LRUCache, cached
 
@@ -72,6 +72,14 @@ MIN_PREFIX = 5  # a stem this long that begins another counts as the same word (
 _PUNCTUATION = "?!.,;:'\"()«»"
 
 
+class _VocabularyTable(NamedTuple):
+    chunks: int
+    df: Counter[str]  # chunks holding each term
+    headings: dict[str, int]  # rulebooks whose headings hold each term
+    phrases: Any  # chunks holding each phrase: `bot.offline.subject_phrases.PhraseCounts`
+    parts: dict[str, frozenset[tuple[str, str]]]  # each rulebook's numbered parts (`bot.offline.document_parts`)
+
+
 @dataclass(frozen=True)
 class TermRarity:
     chunk_share: float  # share of the corpus's chunks that hold the term (0: none)
@@ -89,10 +97,7 @@ class CorpusVocabulary:
         self._lock = threading.Lock()
         self._rebuilding = False
         self._built_at = float("-inf")
-        # (chunks, chunks holding each term, rulebooks whose headings hold it, chunks holding each
-        # phrase: `bot.offline.subject_phrases.PhraseCounts`, each rulebook's numbered parts:
-        # `bot.offline.document_parts`), swapped whole
-        self._table: tuple[int, Counter[str], dict[str, int], Any, dict[str, frozenset[tuple[str, str]]]] | None = None
+        self._table: _VocabularyTable | None = None  # swapped whole
 
     @classmethod
     def of(cls, knowledge: Any) -> CorpusVocabulary | None:
@@ -100,25 +105,25 @@ class CorpusVocabulary:
         return cls(store) if store is not None and hasattr(store, "scroll") else None
 
     def rarity(self, terms: Sequence[str]) -> dict[str, TermRarity]:
-        chunks, df, headings, _, _ = self._current()
-        total = max(1, chunks)
-        return {t: TermRarity(df.get(t, 0) / total, headings.get(t, 0)) for t in terms}
+        table = self._current()
+        total = max(1, table.chunks)
+        return {t: TermRarity(table.df.get(t, 0) / total, table.headings.get(t, 0)) for t in terms}
 
     def phrase_shares(self, phrases: Sequence[tuple[str, str]]) -> dict[tuple[str, str], float]:
         """Each phrase's share of the chunks that hold it (two terms in a row, `subject_phrases`)."""
-        chunks, _, _, counts, _ = self._current()
-        total = max(1, chunks)
-        return {p: counts.count(p) / total for p in phrases}
+        table = self._current()
+        total = max(1, table.chunks)
+        return {p: table.phrases.count(p) / total for p in phrases}
 
     def phrase_in_rulebook(self, rulebook_id: str, phrase: tuple[str, str]) -> bool:
         """The rulebook's text (every chunk of it, as the vocabulary read it) holds the phrase."""
-        return self._current()[3].in_rulebook(rulebook_id, phrase)
+        return self._current().phrases.in_rulebook(rulebook_id, phrase)
 
     def parts_of(self, rulebook_id: str) -> frozenset[tuple[str, str]]:
         """The sections, chapters and annexes the rulebook numbers or names (`document_parts.chunk_parts`)."""
-        return self._current()[4].get(rulebook_id, frozenset())
+        return self._current().parts.get(rulebook_id, frozenset())
 
-    def _current(self) -> tuple[int, Counter[str], dict[str, int], Any, dict[str, frozenset[tuple[str, str]]]]:
+    def _current(self) -> _VocabularyTable:
         table = self._table
         if table is None:
             with self._lock:
@@ -142,7 +147,7 @@ class CorpusVocabulary:
             with self._lock:
                 self._rebuilding = False
 
-    def _build(self) -> tuple[int, Counter[str], dict[str, int], Any, dict[str, frozenset[tuple[str, str]]]]:
+    def _build(self) -> _VocabularyTable:
         from bot.offline.document_parts import chunk_parts
         from bot.offline.subject_phrases import PhraseCounts, phrases_of
 
@@ -160,8 +165,8 @@ class CorpusVocabulary:
             phrases.add(phrases_of(heading_terms) | phrases_of(body_terms), chunk.rulebook_id)
             for term in set(heading_terms) | set(tokenize(" ".join(chunk.parent_titles), chunk.language)):
                 headed.setdefault(term, set()).add(chunk.rulebook_id)
-        return (chunks, df, {t: len(r) for t, r in headed.items()}, phrases.freeze(),
-                {r: frozenset(p) for r, p in parts.items()})
+        return _VocabularyTable(chunks, df, {t: len(r) for t, r in headed.items()}, phrases.freeze(),
+                                {r: frozenset(p) for r, p in parts.items()})
 
 
 def heading_text(chunk: ChunkPayload) -> str:
