@@ -1,6 +1,7 @@
 """Which kind of value a question asks for, and whether a passage holds a value of that kind.
 
-A question about a fee wants an amount of money ("EUR 0.25", "0.18 %", "free of charge"); one
+A question about a fee or a rate wants an amount of money or a percentage ("EUR 0.25", "0.18 %",
+"free of charge"); one
 about a deadline wants a duration or a time ("within 10 business days", "15:30 CET", "next
 business day"); "how long may the reference be", "the maximum length of …" want a length ("max. 35
 characters", "Max35Text", "(0-9){4}", "27 digits"); "how many …" wants a count ("[0..10]", "composed
@@ -50,6 +51,9 @@ _ASKS_MONEY = re.compile(
     r"how\s+much\s+(\w+\s+){0,8}(cost|costs|charge|charges|charged|pay|paid|billed)|"
     r"what\s+(does|do|will)\s+(\w+\s+){0,8}charge|charges?\s+(for|of|per)\b|"
     r"(maximum|minimum|highest|lowest|max\.?|min\.?)\s+amount|amount\s+limit|"
+    # a rate is stated as a percentage ("0.18 %"), which a money value covers
+    r"(interest|tax|exchange|discount|base|fee)\s+rates?|rates?\s+of\s+(interest|tax)|what\s+rates?|percentages?|"
+    r"rente(voet)?|belastingtarief|taux|pourcentage|zinss[äa]tze?|steuers[äa]tze?|prozentsatz|"
     r"kosten|kost|kosteloos|prijs|prijzen|tarief|tarieven|vergoeding|provisie|(maximale|minimale|hoogste)\s+bedrag|"
     r"frais|co[uû]te?s?|co[uû]tent|prix|tarifs?|montant\s+(maximal|maximum|minimal|minimum)|"
     r"geb[uü]hr(en)?|kostet|preis(e)?|entgelt(e)?|h[öo]chstbetrag|(maximale[rn]?|minimale[rn]?)\s+betrag)\b",
@@ -129,6 +133,7 @@ _KIND_NOUNS = {
     "count": re.compile(r"\b(numbers?|counts?|maximum|minimum|aantal|nombre|anzahl|occurrences?)\b", re.IGNORECASE),
     "length": re.compile(r"\b(lengths?|lengte|longueur|l[äa]nge)\b", re.IGNORECASE),
 }
+_CLOCK_NOUNS = re.compile(r"\b(times?|cut-?offs?|hours?|tijdstip|uur|heures?|uhrzeit(en)?|zeiten)\b", re.IGNORECASE)
 # a length as message guides and implementation guides write it: "35 characters", "27-digit", "26
 # numerical characters", a type
 # named by its length ("Max35Text", "Exact4AlphaNumericText", "Max10KBinary"), "maxLength 35",
@@ -203,6 +208,23 @@ _UNIT_FAMILIES = {
 }
 _ASKED_UNIT = re.compile(r"\b(?:how\s+many|hoeveel|combien\s+de|wie\s+viele)\s+(?:\w+\s+){0,2}?(" + _TIME_UNIT + r")\b",
                          re.IGNORECASE)
+CLOCK = "clock"
+# a time of day: "at what time", "the cut-off time", "hoe laat", "à quelle heure", "um wie viel Uhr"
+# ("within what time" asks for a period, and stays a duration)
+_ASKS_CLOCK = re.compile(
+    r"\b((?:at|by|until|till|from)\s+what\s+times?|what\s+time\s+of\s+(?:the\s+)?day|"
+    r"(?<!within\s)(?<!in\s)what\s+times?\s+(?:does|do|is|are|will|must|should|can|may)\b|cut-?off\s+times?|closing\s+times?|"
+    r"opening\s+(?:hours|times?)|hoe\s+laat|welk\s+tijdstip|sluitingstijd(?:en)?|openingstijd(?:en)?|"
+    r"[àa]\s+quelle\s+heure|heures?\s+(?:limite|de\s+cl[ôo]ture|d'ouverture)|"
+    r"um\s+wie\s+viel\s+uhr|uhrzeit(?:en)?|annahmeschluss|[öo]ffnungszeit(?:en)?)\b",
+    re.IGNORECASE)
+# a time of day as rulebooks print it: "15:30", "08h00", "16.00 CET", "4 p.m.", "noon", "end of day"
+_CLOCK = re.compile(
+    r"\b\d{1,2}[:h]\d{2}\b|\b\d{1,2}[.:]\d{2}\s*(?:CET|CEST|UTC|GMT|uur|Uhr|h)\b|"
+    r"\b\d{1,2}\s*(?:[ap]\.\s?m\.|[ap]m\b|uur\b|Uhr\b|o'clock\b|heures?\b)|"
+    r"\b(?:noon|midday|midnight|middag|middernacht|midi|minuit|mittags?|mitternacht)\b|"
+    r"\b(?:end|close)\s+of\s+(?:the\s+)?(?:\w+\s+){0,2}day\b",
+    re.IGNORECASE)
 
 
 def _family(unit: str) -> str | None:
@@ -214,22 +236,31 @@ def _family(unit: str) -> str | None:
 
 
 def asked_unit(question: str) -> str | None:
-    """The unit a duration question counts in ("how many business days" -> "day"), or None."""
+    """The unit a duration question counts in ("how many business days" -> "day"), `CLOCK` for one
+    asking a time of day ("At what time is the cut-off?"), or None."""
     m = _ASKED_UNIT.search(question)
-    return _family(m.group(1)) if m else None
+    if m:
+        return _family(m.group(1))
+    return CLOCK if _ASKS_CLOCK.search(question) else None
 
 
 def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
     """Does the text hold a value of this kind (see the module docstring)? Always False for None.
     A duration asked in a unit (`asked_unit`: "how many days") needs one on the same scale: days,
     weeks, months and years answer it ("within two weeks"), seconds to hours do not, and the other
-    way round; a time of day or "immediately" answers either."""
+    way round; a time of day or "immediately" answers either. A question asking a time of day
+    (`CLOCK`) needs one: a period ("within one business day") does not say when."""
     if kind is None:
         return False
-    if _NO_LIMIT.search(text) or (_VARIES.search(text) and _KIND_NOUNS[kind].search(text)):
+    nouns = _CLOCK_NOUNS if kind == DURATION and unit == CLOCK else _KIND_NOUNS[kind]
+    # "differs", "depends" about a value of this kind: in the same line, since an answer is many quotes
+    # and the period that "depends on the reason" in one says nothing of another's cut-off time
+    if _NO_LIMIT.search(text) or any(_VARIES.search(line) and nouns.search(line) for line in text.splitlines()):
         return True
     if kind == MONEY:
         return bool(_MONEY.search(text))
+    if kind == DURATION and unit == CLOCK:
+        return bool(_CLOCK.search(text))
     if kind == DURATION:
         matches = [m.group(0) for m in _DURATION.finditer(text)]
         if unit is None:

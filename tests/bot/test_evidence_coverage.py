@@ -37,6 +37,9 @@ from knowledge.payload import ChunkPayload
     ("How many infringement procedures did the Commission launch for failures to transpose PSD2?", "count"),
     ("After how many failed checksum runs does the device abort the transfer?", "count"),
     ("What commission does the acquirer charge?", "money"),
+    # a rate is answered by a percentage, which the money kind holds
+    ("Quel taux d'imposition s'applique aux gains de ce certificat ?", "money"),
+    ("What interest rate does the savings account pay?", "money"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert asked_value(question) == kind
@@ -80,6 +83,43 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
 ])
 def test_whether_a_passage_holds_a_value_of_that_kind(text, kind, unit, held):
     assert holds_value(text, kind, unit) is held
+
+
+@pytest.mark.parametrize(("question", "unit"), [
+    ("At what time of day is the cut-off for credit transfers?", "clock"),
+    ("What is the daily cut-off time for credit transfer files?", "clock"),
+    ("Om hoe laat worden handelaars in Luxemburg uiterlijk uitbetaald?", "clock"),
+    ("À quelle heure le paiement au commerçant a-t-il lieu ?", "clock"),
+    ("Um wie viel Uhr schließt das System?", "clock"),
+    ("Within what time must a payer report a lost payment device?", None),  # a period, not a time of day
+    ("How long does it take?", None),
+])
+def test_a_question_asking_a_time_of_day(question, unit):
+    assert asked_unit(question) == unit
+
+
+@pytest.mark.parametrize(("text", "held"), [
+    ("Files received after 15:30 CET are executed the next day.", True),
+    ("Le versement a lieu au plus tard à 08h00 le premier jour ouvrable.", True),
+    ("Files are accepted until 4 p.m. on business days.", True),
+    ("Cut-off times differ per PSP.", True),  # "it varies" answers a time of day too
+    # a period says how long, not when
+    ("The amount is credited within one Banking Business Day following the receipt.", False),
+    ("Cut-off Times must be advised by an Originator PSP to the Originator.", False),
+    # what depends on the reason is a period, in another quote than the cut-off
+    ("Cut-off Times must be advised by an Originator PSP.\n"
+     "The Recall is sent within 10 Banking Business Days or 13 months (depending on the reason).", False),
+])
+def test_whether_a_passage_states_a_time_of_day(text, held):
+    assert holds_value(text, "duration", "clock") is held
+
+
+def test_what_differs_must_be_the_value_in_the_same_quote():
+    # the amount and the "depends on" sit in two quotes of one answer: no amount is stated
+    answer = ("The maximum amount of the transfer is set in the attribute AT-04.\n"
+              "The period depends on the reason code.")
+    assert not holds_value(answer, "money")
+    assert holds_value("The fee depends on the agreement with the acquirer.\nIt is paid monthly.", "money")
 
 
 def test_a_duration_asked_in_days_wants_days_or_longer():
