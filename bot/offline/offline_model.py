@@ -109,6 +109,7 @@ from bot.offline.span_scoring import (
     is_heading,
     is_list_item,
     is_record,
+    next_list_marker,
     parse_table,
     purpose_identifiers,
     uncovered_terms,
@@ -151,6 +152,7 @@ MAX_LIST_ROWS = 20
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
 MAX_CONDITIONS = 3  # condition sentences quoted after a number or record, as one run of alternatives
+MAX_ITEM_CARRY = 3  # sentences of the last item's description the next chunk may open with before its next item
 MAX_SECTION_READS = 2
 # the span signals (bot.offline.span_ranker.SIGNALS) of a span that defines what the question names
 DEFINING_SIGNALS = ("defines", "code_row", "element_defines")
@@ -1143,13 +1145,18 @@ def _list_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Seq
     out: list[Span] = []
     for item in _items_after(span, prose_spans, spans):
         is_item = is_list_item(item.text)
-        if counted >= limit or taken >= 2 * limit or (lead_in and taken and not is_item and ":" in item.text):
-            break  # (a lead-in of its own, maybe joined with its short items into one span)
+        if counted >= limit or taken >= 2 * limit or (lead_in and taken and not is_item
+                                                       and ":" in _LABEL.sub("", item.text, count=1)):
+            break  # (a lead-in of its own, maybe joined with its short items into one span; a label
+            # opening an item's description, "Usage: The assigner must …", leads into nothing)
         # an item's own description ("B. Case" / "Identifies the investigation case.") is not an item
         counted += int(is_item or not items)
         items, taken = items or is_item, taken + 1
         out.append(item)
     return out
+
+
+_LABEL = re.compile(r"^\s*[A-Z][\w ]{0,20}:\s")
 
 
 def _items_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Sequence[Span]) -> Iterator[Span]:
@@ -1158,16 +1165,21 @@ def _items_after(span: Span, prose_spans: dict[tuple[str, int], Span], spans: Se
     (a list the chunker cut goes on there: "(b) … ;" / "(c) … ;")."""
     chunk_id, position = span.chunk.chunk_id, span.position + 1
     last: list[Span] = []
+    marker = next_list_marker(span.text)
     while (item := prose_spans.get((chunk_id, position))) is not None:
         yield item
         last = [*last[-1:], item]
+        marker = next_list_marker(item.text) or marker
         position += 1
     following = next((s.chunk.chunk_id for s in spans if s.chunk.rulebook_id == span.chunk.rulebook_id
                       and s.chunk.chunk_index == span.chunk.chunk_index + 1), None)
     rest = sorted((s for (cid, _), s in prose_spans.items() if cid == following), key=lambda s: s.position)
     # the list still running where the chunk ends (its last item, or that item's description, closes
-    # the chunk) goes on in the next one too
-    if rest and (is_list_item(rest[0].text) or any(is_list_item(s.text) for s in last)):
+    # the chunk) goes on in the next one too; so does an enumerated list whose next item ("D." after
+    # "C.") opens one of the next chunk's first sentences, however long the last item's description ran
+    if rest and (is_list_item(rest[0].text) or any(is_list_item(s.text) for s in last)
+                 or (marker is not None and any(s.text.lstrip().startswith(f"{marker} ")
+                                                for s in rest[:MAX_ITEM_CARRY]))):
         yield from rest
 
 

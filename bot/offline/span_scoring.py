@@ -248,6 +248,30 @@ def is_list_item(text: str) -> bool:
     return bool(_LIST_ITEM.match(text))
 
 
+_ORDERED_MARKER = re.compile(r"^\s*(\(?)(\d{1,3}|[a-yA-Y])([.)])\s")
+
+
+def next_list_marker(text: str) -> str | None:
+    """"C. Assignment" -> "D.", "(b) the payee …" -> "(c)", "3. Chapter …" -> "4.": the marker the next
+    item of an enumerated list opens with; None for a bulleted item or no item."""
+    m = _ORDERED_MARKER.match(text)
+    if m is None:
+        return None
+    opening, mark, closing = m.groups()
+    following = str(int(mark) + 1) if mark.isdigit() else chr(ord(mark) + 1)
+    return f"{opening}{following}{closing}"
+
+
+def _enumerated(sentence: str, markers: set[str]) -> bool:
+    """An enumerated item whose next or previous marker opens another item among `markers` ("D.
+    Notification" where "C." or "E." does)."""
+    m = _ORDERED_MARKER.match(sentence)
+    if m is None:
+        return False
+    own = m.group(0).strip()
+    return next_list_marker(sentence) in markers or any(next_list_marker(f"{other} ") == own for other in markers)
+
+
 def without_bullet(text: str) -> str:
     """"- covers one and only one payment instruction" -> "covers one and only one …": the glyph that
     set the item in the PDF, which an answer's own list bullet replaces. Letters and numbers that
@@ -438,20 +462,27 @@ def _span_texts(text: str, tables_csv: tuple[str, ...], section_title: str, rule
     the lock guards only the LRU bookkeeping."""
     chunk = _ChunkText(text, list(tables_csv), section_title, rulebook_title)
     spans: list[tuple[str, int | None, tuple[str, ...] | None]] = []
-    after_lead_in = 0  # lines left in the list a lead-in ending in ":" opened
+    units: list[tuple[str, bool]] = []  # (sentence, is a record)
     for block in prose(chunk).split("\n\n"):  # type: ignore[arg-type]
         if block.startswith(RECORD):
-            spans.append((" ".join(block[1:].split()), None, None))
+            units.append((" ".join(block[1:].split()), True))
             continue
         stream = SentenceStream()
-        for unit in [*stream.feed(block), *stream.flush()]:
-            sentence = " ".join(unit.split())
-            wordy = bool(re.search(r"[^\W\d_]{3}", sentence)) and "|" not in sentence
-            if (len(sentence) >= 12 and wordy and not is_heading(sentence, chunk)) \
-                    or (after_lead_in and wordy and is_list_item(sentence) and not sentence.endswith("?")):
-                # (a list's short items are no headings: "… composed of 5 MessageBuildingBlocks:" / "B. Case")
-                spans.append((sentence, None, None))
-            after_lead_in = LEAD_IN_REACH if sentence.endswith(":") else max(0, after_lead_in - 1)
+        units += [(" ".join(unit.split()), False) for unit in [*stream.feed(block), *stream.flush()]]
+    # the markers of the chunk's enumerated items: "D. Notification" beside "E. SupplementaryData" is an
+    # item of a list, also where the chunker cut the list's lead-in off into the previous chunk
+    markers = {m.group(0).strip() for sentence, _ in units if (m := _ORDERED_MARKER.match(sentence))}
+    after_lead_in = 0  # lines left in the list a lead-in ending in ":" opened
+    for sentence, record in units:
+        if record:
+            spans.append((sentence, None, None))
+            continue
+        wordy = bool(re.search(r"[^\W\d_]{3}", sentence)) and "|" not in sentence
+        if (len(sentence) >= 12 and wordy and not is_heading(sentence, chunk)) \
+                or ((after_lead_in or _enumerated(sentence, markers)) and wordy and is_list_item(sentence) and not sentence.endswith("?")):
+            # (a list's short items are no headings: "… composed of 5 MessageBuildingBlocks:" / "B. Case")
+            spans.append((sentence, None, None))
+        after_lead_in = LEAD_IN_REACH if sentence.endswith(":") else max(0, after_lead_in - 1)
     for index, table in enumerate(tables_csv):
         header, rows = parse_table(table)
         for row in rows:

@@ -5,7 +5,7 @@ only, as the sample corpus tests run)."""
 
 from __future__ import annotations
 
-from bot.offline.offline_model import OfflineRulebookModel
+from bot.offline.offline_model import OfflineRulebookModel, _items_after
 from bot.offline.span_scoring import SpanScorer, chunk_spans
 from knowledge.payload import ChunkPayload
 
@@ -57,3 +57,39 @@ def test_a_lists_short_items_are_quotable_while_the_same_short_line_elsewhere_is
     assert "B. Case" in texts and "C. Assignment" in texts
     heading = _chunk("B. Case\n\nIdentifies the investigation case in the message.", [], "Case", 3)
     assert "B. Case" not in [s.text for s in chunk_spans("S3", heading, 0)]
+
+
+# the chunker cut the list inside C's description: the next chunk opens with the rest of it
+CUT_OUTLINE = OUTLINE.replace("composed of 3", "composed of 5") + (
+    "\n\nThe assignment holds the assigner and the assignee.\n\nIt also holds the date and time of the assignment.")
+REST = ("Usage: The assigner must be the sender of this confirmation and the assignee must be the receiver.\n\n"
+        "D. Notification\n\nInformation about the type of action taken.\n\n"
+        "E. SupplementaryData\n\nAdditional information that cannot be captured in the structured elements.")
+
+
+def test_an_enumerated_list_the_chunker_cut_goes_on_in_the_next_chunk():
+    # in a chunk of its own, without its lead-in, "D. Notification" beside "E. SupplementaryData" is a list item
+    rest = _chunk(REST, [], "MessageDefinition Functionality", 2)
+    texts = [s.text for s in chunk_spans("S2", rest, 1)]
+    assert "D. Notification" in texts and "E. SupplementaryData" in texts
+    hits = [("S1", _chunk(CUT_OUTLINE, [], "MessageDefinition Functionality", 1)), ("S2", rest)]
+    answer = OfflineRulebookModel(min_lexical=0.0).compose(
+        "What are the building blocks of a NotificationOfCaseAssignment message?", "en", hits)
+    for item in ("A. Header", "C. Assignment", "D. Notification", "E. SupplementaryData"):
+        assert item in answer, answer
+    # a chunk that goes on with other prose, not the list's next item, is not the list (the last item's
+    # description ran two more sentences: the chunk did not end inside the list)
+    first = _chunk(CUT_OUTLINE, [], "MessageDefinition Functionality", 1)
+    other = _chunk("Usage: The assigner must be the sender of this confirmation.\n\n"
+                   "The message is forwarded by every subsequent case assigner until it reaches the creator.",
+                   [], "MessageDefinition Functionality", 2)
+    for second, goes_on in ((rest, True), (other, False)):
+        spans = chunk_spans("S1", first, 0) + chunk_spans("S2", second, 1)
+        prose = {(s.chunk.chunk_id, s.position): s for s in spans}
+        lead_in = next(s for s in spans if s.text.endswith("MessageBuildingBlocks:"))
+        after = [s.text for s in _items_after(lead_in, prose, spans)]
+        assert (after[-1] == second_texts(second)[-1]) is goes_on, after
+
+
+def second_texts(chunk: ChunkPayload) -> list[str]:
+    return [s.text for s in chunk_spans("S2", chunk, 1)]
