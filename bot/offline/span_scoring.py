@@ -718,7 +718,8 @@ _ASKS_ROOT = re.compile(r"\b(?:root|wurzel|racine|hoofdelement|stamelement)\b", 
 
 # A message element's name, as message definition reports write them: two or more capitalised parts run
 # together ("AdditionalMissingInformation", "CaseStatusReportRequest"), not an XML tag (<AddtlMssngInf>)
-_ELEMENT_NAME = re.compile(r"(?<![\w<])[A-Z][a-z]+(?:[A-Z][a-z0-9]*){1,}(?![\w>])")
+# ("FIToFIPaymentCancellationRequest" too: a name may open with an acronym)
+_ELEMENT_NAME = re.compile(r"(?<![\w<])[A-Z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*(?![\w>])")
 _ABOUT_ELEMENT = re.compile(
     r"\b(data\s*type|datatype|type|format|length|definition|multiplicity|presence|occurrences?|mandatory|optional|"
     r"required|how\s+many|how\s+often|how\s+long|maximum|minimum|code\s+list|values?|defined|means?|stand\s+for|"
@@ -814,6 +815,16 @@ def spelled_element_names(text: str) -> set[str]:
             if all(len(w) > 1 for w in seq[i:i + n])}
     # "how many address lines": a guide names the element in the singular (AddressLine)
     return runs | {run[:-1] for run in runs if run.endswith("s") and not run.endswith("ss")}
+
+
+_CAPITALISED = re.compile(r"(?<=[^\s.!?:]\s)[A-Z][a-z]{2,}\b")
+
+
+def capitalised_names(text: str) -> set[str]:
+    """The folded one-word names a question capitalises inside a sentence ("Is Assignee mandatory in a
+    CaseStatusReport?" -> assignee): a message guide's one-word elements (Assignee, Creator, Envelope)
+    written as the guide writes them. A word opening a sentence is capitalised whatever it is."""
+    return {w.casefold() for w in _CAPITALISED.findall(text)}
 
 
 _ASKS_DEFINITION = re.compile(
@@ -958,6 +969,19 @@ def heading_identifiers(chunk: ChunkPayload) -> frozenset[str]:
     return _heading_identifiers(tuple(chunk.parent_titles), chunk.section_title, chunk.language[:2])
 
 
+def message_names(chunks: Sequence[ChunkPayload]) -> set[str]:
+    """The folded names of the messages whose chapters the chunks are in, versioned and not ("6
+    camt.030.001.05 NotificationOfCaseAssignmentV05" -> notificationofcaseassignmentv05,
+    notificationofcaseassignment)."""
+    names: set[str] = set()
+    for chunk in chunks:
+        top = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title or ""
+        names |= {n.casefold() for n in _MESSAGE_HEADING.findall(top)}
+    return with_unversioned(names)
+
+
+# a chapter heading of a message definition report: "6 camt.030.001.05 NotificationOfCaseAssignmentV05"
+_MESSAGE_HEADING = re.compile(r"\b[a-z]{4}\.\d{3}\.\d{3}\.\d{2}\s+([A-Z][A-Za-z]+V\d{1,2})\b")
 # a message's versioned name in a heading ("DebitAuthorisationRequestV07"): questions name it unversioned
 _VERSIONED_NAME = re.compile(r"^([a-z]{6,})v\d{1,2}$")
 
@@ -1025,6 +1049,17 @@ class SpanScorer:
         # than the name itself, so only a row or a field record counts, not a sentence opening with it
         spelled = (spelled_element_names(query) - naming - asked_elements
                    if asks_about_element(query) and not condition else set())
+        # a message the question names as the place of the element it asks about ("Is Assignee mandatory
+        # in a CaseStatusReport message?") is no element asked: its own description ("CaseStatusReport is
+        # a response-message …") says nothing of the element's presence
+        messages = message_names([chunk for _, chunk in hits])
+        single = capitalised_names(query) - naming - messages if asks_about_element(query) and not condition else set()
+        if asked_elements - messages or single:
+            asked_elements, spelled = asked_elements - messages, spelled - messages
+        if not asked_elements:
+            # a one-word name the question capitalises ("Is Assignee mandatory …?") when it names no
+            # run-together one: "the StartDate inside Visibility" asks about StartDate, in its context
+            spelled |= single
         # ... and a term the question asks the definition of ("How does the rulebook define a Banking
         # Business Day?"): a list of defined terms opens each entry with the term, capitalised
         terms = defined_terms(query) if asks_definition(query) or asks_meaning(query) else set()

@@ -93,3 +93,40 @@ def test_an_enumerated_list_the_chunker_cut_goes_on_in_the_next_chunk():
 
 def second_texts(chunk: ChunkPayload) -> list[str]:
     return [s.text for s in chunk_spans("S2", chunk, 1)]
+
+
+def _message_chunk(text: str, tables: list[str], title: str, index: int, heading: str) -> ChunkPayload:
+    return ChunkPayload(chunk_id=f"EI:{index}", rulebook_id="EI", rulebook_title="Exceptions and Investigations",
+                        page_start=120 + index, page_end=120 + index, section_path=["15", f"15.{index}"],
+                        section_key=f"15.{index}", section_title=title, chunk_index=index, text=text,
+                        tables_csv=tables, content_hash=f"e{index}", parent_titles=[heading])
+
+
+def _defining(question: str, hits: list[tuple[str, ChunkPayload]]) -> list[str]:
+    spans = SpanScorer(None, None).score(question, hits, set())
+    return [s.row[1] if s.row is not None else s.text for s in spans if s.defining]
+
+
+def test_the_element_asked_in_a_named_message_is_defined_by_its_row_not_the_messages_description():
+    heading = "15 camt.039.001.05 CaseStatusReportV05"
+    table = ("Or,MessageElement/BuildingBlock<XML Tag>,Mult.,Type,Constr. No.,Page\n"
+             ",Assignee <Assgne>,[1..1],±,,230\n,Creator <Cretr>,[0..1],±,,230\n")
+    hits = [("S1", _message_chunk("CaseStatusReport is a response-message to a CaseStatusReportRequest.\n\n"
+                                  "This message is used to report on the status of a case.", [],
+                                  "MessageDefinition Functionality", 1, heading)),
+            ("S2", _message_chunk(table, [table], "Structure", 2, heading))]
+    # a one-word element the question capitalises, in the message it names
+    assert _defining("Is Assignee mandatory in a CaseStatusReport message?", hits) == ["Assignee <Assgne>"]
+    # a name opening with an acronym is a message name too
+    fitofi = "17 camt.029.001.09 FIToFIPaymentCancellationRequestV08"
+    moved = [(h, c.model_copy(update={"parent_titles": [fitofi], "text": c.text.replace(
+        "CaseStatusReport is", "FIToFIPaymentCancellationRequest is")})) for h, c in hits]
+    assert _defining("Is Creator mandatory in a FIToFIPaymentCancellationRequest message?", moved) == ["Creator <Cretr>"]
+
+
+def test_a_capitalised_word_beside_a_run_together_name_is_its_context():
+    hits = [("S1", _chunk("Visibility <Vsblty> Presence: (0..1) Definition: Provides the details of the visibility.\n\n"
+                          "StartDate <StartDt> Presence: (0..1) Definition: Start date when the information will "
+                          "be shown to the debtors.", [], "Visibility", 4))]
+    defining = _defining("In a creditor enrolment, what does the StartDate inside Visibility mean?", hits)
+    assert defining and all(d.startswith("StartDate") for d in defining), defining
