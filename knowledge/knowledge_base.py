@@ -193,6 +193,12 @@ class KnowledgeBase:
         return self.searcher.search(query, roles, k=k, mode=mode, filters=filters)
 
     # --- zoom: section, rulebook, catalog ----------------------------------------------------
+    def rulebook_chunks(self, rulebook_id: str, roles: Sequence[str] = (), include_archived: bool = True
+                        ) -> list[ChunkPayload]:
+        """Every chunk of a rulebook the roles may see, in reading order, however long (evals read
+        whole rulebooks; the agent's tool refuses above its token limit: `full_rulebook`)."""
+        return self._chunks(rulebook_id, roles, include_archived)
+
     def _chunks(self, rulebook_id: str, roles: Sequence[str], include_archived: bool) -> list[ChunkPayload]:
         access = AccessFilter(roles=tuple(roles), rulebook_ids=(rulebook_id,),
                               statuses=ACTIVE_AND_ARCHIVED if include_archived else ACTIVE)

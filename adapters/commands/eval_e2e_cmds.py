@@ -15,6 +15,7 @@ def register(app: typer.Typer, eval_app: typer.Typer) -> None:
     eval_app.command("e2e")(eval_e2e)
     eval_app.command("personas")(eval_personas)
     eval_app.command("quotes")(eval_quotes)
+    eval_app.command("elements")(eval_elements)
 
 
 GoldenOpt = Annotated[list[Path] | None, typer.Option("--golden", help="golden JSONL file(s); default evals/golden/e2e_*.jsonl")]
@@ -230,6 +231,70 @@ async def _sweep_quotes(questions, settings, budgets, real_pdfs, real2_pdfs, err
             points = await sweep(asked, contexts, budgets,
                                  progress=lambda b, q: progress.update(task, advance=1, description=f"{b}: {q.id}"))
     return points, asked, skipped
+
+
+def eval_elements(
+    per_split: Annotated[int, typer.Option("--per-split", help="questions asked of each split")] = 120,
+    seed: Annotated[int, typer.Option("--seed", help="the rows' sampling seed")] = 7,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    real2_pdfs: Real2Opt = None,
+) -> None:
+    """Ask element questions generated from the real2 message guides' structure tables (their truth is
+    the table's row: evals/element_probe.py) and report dev and test."""
+    from rich.console import Console
+
+    from config.settings import get_settings
+    from evals.element_probe import report
+
+    if per_split < 1:
+        raise typer.BadParameter("ask at least one question per split", param_hint="--per-split")
+    err = Console(stderr=True)
+    questions, results, skipped = asyncio.run(_ask_elements(get_settings(), per_split, seed, real2_pdfs, err))
+    for reason in skipped:
+        err.print(f"[yellow]skipped:[/] {reason}")
+    if not questions:
+        typer.echo("error: the real2 corpus could not be opened, or its guides hold no structure table", err=True)
+        raise typer.Exit(2)
+    figures = report(questions, results) | {
+        "command": f"rulebook eval elements --per-split {per_split} --seed {seed} --json"}
+    if as_json:
+        typer.echo(json.dumps(figures, indent=2))
+        return
+    for split, row in figures["splits"].items():
+        typer.echo(f"{split}: right {row['right']}/{row['questions']} ({row['right_share']:.3f}), answered "
+                   f"{row['answered']}, right page {row['right_page']}, multiplicity stated {row['multiplicity']}")
+
+
+async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from evals.e2e_corpus import prepare_contexts
+    from evals.e2e_golden import GoldenQuestion, load_golden
+    from evals.element_probe import probe_questions, structure_rows
+    from evals.personas import roles_for
+
+    asked = " ".join(q.question for q in load_golden())
+    roles = roles_for(GoldenQuestion(id="roles", question="roles", language="en", corpus="real2",
+                                     answerable=False, categories=["not_stated"]))
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        async with prepare_contexts(settings, ["real2"], None, err, real2_pdfs) as (contexts, skipped):
+            if "real2" not in contexts:
+                return [], [], skipped
+            knowledge = contexts["real2"].knowledge
+            chunks = [c for info in knowledge.list_rulebooks(roles)
+                      for c in knowledge.rulebook_chunks(info.rulebook_id, roles)]
+            questions = probe_questions(structure_rows(chunks), per_split, seed, asked)
+            task = progress.add_task("asking", total=len(questions))
+            suite = await run_suite_of(questions, contexts, lambda q: progress.update(task, advance=1, description=q.id))
+    return questions, suite.results, skipped
+
+
+async def run_suite_of(questions, contexts, step):
+    from evals.e2e_runner import RunOptions
+    from evals.e2e_suite import run_suite
+
+    return await run_suite(questions, contexts, 1, RunOptions(), progress=step)
 
 
 def eval_personas(

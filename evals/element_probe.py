@@ -1,0 +1,145 @@
+"""Element questions generated from the message guides' own structure tables: a benchmark nobody wrote.
+
+A message definition report (the two ISO 20022 guides of real-pdfs-2) lists each message's elements
+in a structure table, a row an element: "Assignee <Assgne> | [1..1] | ± | | 230" (name and XML tag,
+multiplicity, type, the page of the element's record). Each row is a question with its answer, in
+three wordings a user would use:
+- "What is the multiplicity of Assignee in camt.039?"
+- "Is Assignee mandatory in a CaseStatusReport message?"
+- "How often can Assignee occur in the CaseStatusReport message?"
+
+The truth is read from the table, so nobody chose a question after seeing an answer. It is the
+issue's "identifier lookups in message guides" kind at scale: an element recurs in many messages
+(Assignee is in nearly every E&I message), and only the named message's row or record answers.
+
+Scored with the golden sets' rules (`evals.e2e_scoring`): answered; right page (the structure
+table's page or the element's record page the row points to); the multiplicity stated (the table's
+"[1..1]" or the record's "(1..1)": brackets count as one); right = all three.
+
+Split: each (message, element) pair is dev or test by a stable hash (`split_of`), so a change tuned
+on dev pairs is checked on pairs it never saw. Rows are sampled per split with a fixed seed, one
+wording per row in turn. Pairs the golden sets name are left out.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import random
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evals.e2e_golden import GoldenQuestion
+from evals.e2e_scoring import QuestionResult
+from knowledge.payload import ChunkPayload
+
+SEED = 7
+PER_SPLIT = 120
+WORDINGS = (
+    "What is the multiplicity of {name} in {message_id}?",
+    "Is {name} mandatory in a {message_name} message?",
+    "How often can {name} occur in the {message_name} message?",
+)
+# a message's chapter heading: "15 camt.039.001.05 CaseStatusReportV05"
+_CHAPTER = re.compile(r"\b([a-z]{4}\.\d{3})\.\d{3}\.\d{2}\s+([A-Z][A-Za-z]+?)V\d{1,2}\b")
+_ELEMENT = re.compile(r"^([A-Z][A-Za-z]+)\s*<\w+>$")
+_MULTIPLICITY = re.compile(r"^[\[(]\d+\.\.(?:\d+|\*)[\])]$")
+
+
+@dataclass(frozen=True)
+class ElementRow:
+    rulebook_id: str
+    message_id: str  # "camt.039"
+    message_name: str  # "CaseStatusReport"
+    element: str  # "Assignee"
+    multiplicity: str  # "[1..1]"
+    pages: tuple[int, ...]  # the structure table's pages and the record's page
+
+
+def split_of(row: ElementRow) -> str:
+    """"dev" or "test", fixed per (message, element) pair."""
+    digest = hashlib.sha256(f"{row.message_id}/{row.element}".encode()).digest()
+    return "dev" if digest[0] % 2 == 0 else "test"
+
+
+def structure_rows(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
+    """Every element row of the structure tables in these chunks (a table with a "Mult." column, in
+    a chapter whose heading names a message), once per (message, element)."""
+    rows: dict[tuple[str, str], ElementRow] = {}
+    for chunk in chunks:
+        heading = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title or ""
+        chapter = _CHAPTER.search(heading)
+        if chapter is None:
+            continue
+        for table in chunk.tables_csv:
+            lines = list(csv.reader(io.StringIO(table)))
+            if not lines:
+                continue
+            header = [h.strip() for h in lines[0]]
+            mult = next((i for i, h in enumerate(header) if h.startswith("Mult")), None)
+            page = next((i for i, h in enumerate(header) if h == "Page"), None)
+            if mult is None:
+                continue
+            for cells in lines[1:]:
+                named = next((m for c in cells if (m := _ELEMENT.match(c.strip()))), None)
+                if named is None or len(cells) <= mult or not _MULTIPLICITY.match(cells[mult].strip()):
+                    continue
+                record = cells[page].strip() if page is not None and len(cells) > page else ""
+                pages = set(range(chunk.page_start, chunk.page_end + 1))
+                pages |= {int(record)} if record.isdigit() else set()
+                key = (chapter.group(1), named.group(1))
+                rows.setdefault(key, ElementRow(chunk.rulebook_id, chapter.group(1), chapter.group(2),
+                                                named.group(1), cells[mult].strip(), tuple(sorted(pages))))
+    return list(rows.values())
+
+
+def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed: int = SEED,
+                    asked: str = "") -> list[GoldenQuestion]:
+    """`per_split` questions of each split, sampled with `seed`, leaving out elements `asked` names
+    (the golden sets' question texts); the wordings take turns."""
+    questions: list[GoldenQuestion] = []
+    for split in ("dev", "test"):
+        pool = sorted((r for r in rows if split_of(r) == split and r.element not in asked),
+                      key=lambda r: (r.message_id, r.element))
+        random.Random(seed).shuffle(pool)
+        for index, row in enumerate(pool[:per_split]):
+            wording = WORDINGS[index % len(WORDINGS)]
+            text = wording.format(name=row.element, message_id=row.message_id, message_name=row.message_name)
+            questions.append(GoldenQuestion(
+                id=f"el-{split}-{index:03d}-{row.message_id}-{row.element}", question=text, language="en",
+                corpus="real2", expected=[{"rulebook_id": row.rulebook_id, "pages": list(row.pages)}],
+                must_contain=[row.multiplicity], categories=["table"], split=split))
+    return questions
+
+
+def wording_of(question: GoldenQuestion) -> int:
+    return next(i for i, w in enumerate(WORDINGS) if question.question.startswith(w.split("{")[0]))
+
+
+def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult]) -> dict[str, Any]:
+    """Answered, right page, multiplicity stated and right (all three), per split and per wording."""
+    by_id = {q.id: q for q in questions}
+
+    def figures(part: Sequence[QuestionResult]) -> dict[str, Any]:
+        answered = [r for r in part if r.outcome == "answered"]
+        right_page = sum(bool(r.citation_ok) for r in answered)
+        stated = sum(r.must_contain_ok for r in answered)
+        right = sum(bool(r.citation_ok) and r.must_contain_ok for r in answered)
+        n = len(part)
+        return {"questions": n, "answered": len(answered), "right_page": right_page, "multiplicity": stated,
+                "right": right, "right_share": round(right / n, 4) if n else 0.0,
+                "answered_share": round(len(answered) / n, 4) if n else 0.0,
+                "right_page_share": round(right_page / len(answered), 4) if answered else 0.0}
+
+    out: dict[str, Any] = {"splits": {}, "wordings": list(WORDINGS)}
+    for split in ("dev", "test"):
+        part = [r for r in results if by_id[r.id].split == split]
+        out["splits"][split] = figures(part) | {
+            "by_wording": [figures([r for r in part if wording_of(by_id[r.id]) == i]) for i in range(len(WORDINGS))]}
+    out["failing"] = {split: [r.id for r in results if by_id[r.id].split == split
+                              and not (r.outcome == "answered" and r.citation_ok and r.must_contain_ok)]
+                      for split in ("dev", "test")}
+    return out
