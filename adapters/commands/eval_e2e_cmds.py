@@ -270,6 +270,8 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
 
     from evals.e2e_corpus import prepare_contexts
     from evals.e2e_golden import GoldenQuestion, load_golden
+    from evals.e2e_runner import RunOptions
+    from evals.e2e_suite import run_suite
     from evals.element_probe import probe_questions, structure_rows
     from evals.personas import roles_for
 
@@ -286,15 +288,9 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
                       for c in knowledge.rulebook_chunks(info.rulebook_id, roles)]
             questions = probe_questions(structure_rows(chunks), per_split, seed, asked)
             task = progress.add_task("asking", total=len(questions))
-            suite = await run_suite_of(questions, contexts, lambda q: progress.update(task, advance=1, description=q.id))
+            suite = await run_suite(questions, contexts, 1, RunOptions(),
+                                    progress=lambda q: progress.update(task, advance=1, description=q.id))
     return questions, suite.results, skipped
-
-
-async def run_suite_of(questions, contexts, step):
-    from evals.e2e_runner import RunOptions
-    from evals.e2e_suite import run_suite
-
-    return await run_suite(questions, contexts, 1, RunOptions(), progress=step)
 
 
 def eval_personas(

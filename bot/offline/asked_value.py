@@ -215,9 +215,14 @@ _COUNT_WORD = re.compile(r"\b(?:" + "|".join(f"[{w[0]}{w[0].upper()}]{w[1:]}" fo
                          r"(?!(?i:" + _TIME_UNIT + r")\b)[^\W\d]")
 
 
+# a page's own number, "Seite 12 von 14", "page 3 of 10": it counts the pages it stands on
+_PAGE_OF = re.compile(r"\b(?:page|seite|pagina|p\.)\s*\d+\s*(?:of|von|van|sur|de|/)\s*\d+\b", re.IGNORECASE)
+
+
 def _counts(text: str) -> bool:
     if _MULTIPLICITY.search(text) or _COUNT_WORD.search(text):
         return True
+    text = _PAGE_OF.sub(" ", text)
     for m in _INTEGER.finditer(text):
         number = m.group(0)
         if len(number) == 4 and number[:2] in ("19", "20"):

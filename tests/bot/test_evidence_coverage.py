@@ -67,6 +67,7 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
     ("The message is composed of 10 MessageBuildingBlocks.", "count", None, True),
     ("SIX Interbank Clearing archives deleted QR-IIDs for 10 years.", "count", None, False),  # years count no IIDs
     ("See section 3 and page 250 of Release 4.6 (2019).", "count", None, False),  # references, not counts
+    ("| Seite 12 von 14 | Version 1.0 – 15.11.2018 |", "count", None, False),  # a page's own number
     ("The technical maximum of a batch is different per channel.", "count", None, True),  # "it varies" answers
     ("The fee depends on the agreement with the acquirer.", "money", None, True),
     # what depends here is the assignee's course of action, not a time: no deadline is stated
