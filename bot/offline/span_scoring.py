@@ -723,7 +723,16 @@ _ELEMENT_NAME = re.compile(r"(?<![\w<])[A-Z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*(?
 _ABOUT_ELEMENT = re.compile(
     r"\b(data\s*type|datatype|type|format|length|definition|multiplicity|presence|occurrences?|mandatory|optional|"
     r"required|how\s+many|how\s+often|how\s+long|maximum|minimum|code\s+list|values?|defined|means?|stand\s+for|"
-    r"verplicht|optioneel|obligatoire|facultatif|pflicht|optional)\b", re.IGNORECASE)
+    r"verplicht|optioneel|obligatoire|facultatif|pflicht|optional|"
+    # what an element is or holds: "What does the element Justification of camt.030 hold?"
+    r"elements?|holds?)\b", re.IGNORECASE)
+# "What is OriginalMessageIdentification in the ResolutionOfInvestigation message?", "What is Header in the
+# CaseStatusReport message?": a name asked what it is
+_WHAT_IS_NAME = re.compile(r"^\W*(?i:what\s+(?:is|are)\s+(?:the\s+|an?\s+)?)(?:[A-Z][A-Za-z0-9]*[a-z][A-Z]|"
+                           r"[A-Z][a-z]+\s+(?i:in|of)\s+(?i:the\s+|an?\s+)?\S+\s+(?i:message))")
+# "CreditorAgent <CdtrAgt> contains the following elements (see … on page 207 for details)": a pointer
+# to the component that details the element; its record ("Presence: … Definition: …") defines it
+_POINTS_ON = re.compile(r"\bcontains\s+(?:one\s+of\s+)?the\s+following\b")
 
 
 _DOCUMENT = (r"(?:document|addendum|guide|guideline|guidelines|specification|rulebook|report|chapter|annex|"
@@ -874,7 +883,7 @@ def _title_term(title: str) -> str:
 def asks_about_element(question: str) -> bool:
     """Does the question ask about an element itself (its type, format, length, multiplicity, whether
     it is mandatory, what it means), rather than about a rule or a step that involves it?"""
-    return bool(_ABOUT_ELEMENT.search(question))
+    return bool(_ABOUT_ELEMENT.search(question) or _WHAT_IS_NAME.search(question))
 
 
 @cached(LRUCache(maxsize=20_000), lock=threading.Lock())
@@ -1122,10 +1131,12 @@ class SpanScorer:
                 code_keys[id(span)] = keyed
             if condition and span.table is None and states_condition(span.text) and wanted & have:
                 clues["condition"] = 1.0
-            if asked_elements and not span.defining and defines(span, asked_elements):
+            if asked_elements and not span.defining and defines(span, asked_elements) \
+                    and not _POINTS_ON.search(span.text):
                 clues["element_defines"] = 1.0
                 span.defining = True
             if spelled and not span.defining and (span.row is not None or is_record(span.text)) \
+                    and not _POINTS_ON.search(span.text) \
                     and (named := [n for n in spelled if defines(span, {n})]):
                 clues["element_defines"] = 1.0
                 span.defining = True

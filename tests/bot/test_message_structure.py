@@ -130,3 +130,18 @@ def test_a_capitalised_word_beside_a_run_together_name_is_its_context():
                           "be shown to the debtors.", [], "Visibility", 4))]
     defining = _defining("In a creditor enrolment, what does the StartDate inside Visibility mean?", hits)
     assert defining and all(d.startswith("StartDate") for d in defining), defining
+
+
+def test_what_an_element_is_in_a_named_message_is_its_record_not_a_pointer_or_the_message():
+    heading = "5 camt.029.001.09 ResolutionOfInvestigationV09"
+    records = ("The ResolutionOfInvestigation message is sent by a case assignee to a case creator.\n\n"
+               "5.4.3 CreditorAgent <CdtrAgt>\n\nPresence: [0..1]\n\nDefinition: Financial institution servicing an "
+               "account for the creditor.\n\nCreditorAgent <CdtrAgt> contains the following elements (see "
+               "\"BranchAndFinancialInstitutionIdentification6\" on page 207 for details)\n\n"
+               "5.1.1 Header <Hdr>\n\nPresence: [1..1]\n\nDefinition: Specifies generic information about the report.")
+    hits = [("S1", _message_chunk(records, [], "ResolutionOfInvestigation", 1, heading))]
+    for question in ("What is CreditorAgent in the ResolutionOfInvestigation message?",
+                     "What does the element CreditorAgent of camt.029 hold?"):
+        defining = _defining(question, hits)
+        assert defining and all("Presence" in d for d in defining), (question, defining)
+    assert [d[:6] for d in _defining("What is Header in the ResolutionOfInvestigation message?", hits)] == ["Header"]
