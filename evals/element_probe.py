@@ -8,13 +8,20 @@ three wordings a user would use:
 - "Is Assignee mandatory in a CaseStatusReport message?"
 - "How often can Assignee occur in the CaseStatusReport message?"
 
-The truth is read from the table, so nobody chose a question after seeing an answer. It is the
+A second family asks what an element is, from its record in the message's chapter ("5.4.3
+CreditorAgent <CdtrAgt> / Presence: [0..1] / Definition: Financial institution servicing an account for
+the creditor."): "What is CreditorAgent in the ResolutionOfInvestigation message?" and "What does the
+element CreditorAgent of camt.029 hold?"; the answer must state the definition (its first 60
+characters) and cite the record's page.
+
+The truth is read from the table or the record, so nobody chose a question after seeing an answer. It is the
 issue's "identifier lookups in message guides" kind at scale: an element recurs in many messages
 (Assignee is in nearly every E&I message), and only the named message's row or record answers.
 
 Scored with the golden sets' rules (`evals.e2e_scoring`): answered; right page (the structure
-table's page or the element's record page the row points to); the multiplicity stated (the table's
-"[1..1]" or the record's "(1..1)": brackets count as one); right = all three.
+table's page or the element's record page the row points to; a record's own page); the multiplicity
+stated (the table's "[1..1]" or the record's "(1..1)": brackets count as one) or the definition; right
+= all three.
 
 Split: each (message, element) pair is dev or test by a stable hash (`split_of`), so a change tuned
 on dev pairs is checked on pairs it never saw. Rows are sampled per split with a fixed seed, one
@@ -43,6 +50,13 @@ WORDINGS = (
     "Is {name} mandatory in a {message_name} message?",
     "How often can {name} occur in the {message_name} message?",
 )
+DEFINITION_WORDINGS = (
+    "What is {name} in the {message_name} message?",
+    "What does the element {name} of {message_id} hold?",
+)
+DEFINITION_CHARS = 60  # the start of a definition the answer must state (long ones wrap across lines)
+# an element's record as the guides print it: "5.4.3 CreditorAgent <CdtrAgt> Presence: [0..1] Definition: …"
+_RECORD = re.compile(r"\b([A-Z][A-Za-z]+) <\w+>\s+Presence:\s*[\[(]\d+\.\.(?:\d+|\*)[\])]\s+Definition:\s*([^.]{20,}?)\.")
 # a message's chapter heading: "15 camt.039.001.05 CaseStatusReportV05"
 _CHAPTER = re.compile(r"\b([a-z]{4}\.\d{3})\.\d{3}\.\d{2}\s+([A-Z][A-Za-z]+?)V\d{1,2}\b")
 _ELEMENT = re.compile(r"^([A-Z][A-Za-z]+)\s*<\w+>$")
@@ -55,8 +69,9 @@ class ElementRow:
     message_id: str  # "camt.039"
     message_name: str  # "CaseStatusReport"
     element: str  # "Assignee"
-    multiplicity: str  # "[1..1]"
-    pages: tuple[int, ...]  # the structure table's pages and the record's page
+    stated: str  # what the answer must state: the multiplicity "[1..1]", or a record's definition's start
+    pages: tuple[int, ...]  # the structure table's pages and the record's page; a record's own pages
+    family: str = "multiplicity"  # or "definition"
 
 
 def split_of(row: ElementRow) -> str:
@@ -96,31 +111,53 @@ def structure_rows(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
     return list(rows.values())
 
 
+def element_records(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
+    """Every element record in the chunks of a message's chapter, once per (message, element), with
+    the start of its definition."""
+    rows: dict[tuple[str, str], ElementRow] = {}
+    for chunk in chunks:
+        heading = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title or ""
+        chapter = _CHAPTER.search(heading)
+        if chapter is None:
+            continue
+        for record in _RECORD.finditer(" ".join(chunk.text.split())):
+            rows.setdefault((chapter.group(1), record.group(1)), ElementRow(
+                chunk.rulebook_id, chapter.group(1), chapter.group(2), record.group(1),
+                record.group(2)[:DEFINITION_CHARS], tuple(range(chunk.page_start, chunk.page_end + 1)), "definition"))
+    return list(rows.values())
+
+
 def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed: int = SEED,
                     asked: str = "") -> list[GoldenQuestion]:
-    """`per_split` questions of each split, sampled with `seed`, leaving out elements `asked` names
-    (the golden sets' question texts); the wordings take turns."""
+    """`per_split` questions of each split and family, sampled with `seed`, leaving out elements
+    `asked` names (the golden sets' question texts); a family's wordings take turns."""
     questions: list[GoldenQuestion] = []
-    for split in ("dev", "test"):
-        pool = sorted((r for r in rows if split_of(r) == split and r.element not in asked),
-                      key=lambda r: (r.message_id, r.element))
-        random.Random(seed).shuffle(pool)
-        for index, row in enumerate(pool[:per_split]):
-            wording = WORDINGS[index % len(WORDINGS)]
-            text = wording.format(name=row.element, message_id=row.message_id, message_name=row.message_name)
-            questions.append(GoldenQuestion(
-                id=f"el-{split}-{index:03d}-{row.message_id}-{row.element}", question=text, language="en",
-                corpus="real2", expected=[{"rulebook_id": row.rulebook_id, "pages": list(row.pages)}],
-                must_contain=[row.multiplicity], categories=["table"], split=split))
+    for family, wordings in (("multiplicity", WORDINGS), ("definition", DEFINITION_WORDINGS)):
+        for split in ("dev", "test"):
+            pool = sorted((r for r in rows if r.family == family and split_of(r) == split and r.element not in asked),
+                          key=lambda r: (r.message_id, r.element))
+            random.Random(seed).shuffle(pool)
+            for index, row in enumerate(pool[:per_split]):
+                wording = wordings[index % len(wordings)]
+                text = wording.format(name=row.element, message_id=row.message_id, message_name=row.message_name)
+                questions.append(GoldenQuestion(
+                    id=f"el-{family[:3]}-{split}-{index:03d}-{row.message_id}-{row.element}", question=text,
+                    language="en", corpus="real2",
+                    expected=[{"rulebook_id": row.rulebook_id, "pages": list(row.pages)}],
+                    must_contain=[row.stated], categories=["table" if family == "multiplicity" else "definition"],
+                    split=split))
     return questions
 
 
+ALL_WORDINGS = WORDINGS + DEFINITION_WORDINGS
+
+
 def wording_of(question: GoldenQuestion) -> int:
-    return next(i for i, w in enumerate(WORDINGS) if question.question.startswith(w.split("{")[0]))
+    return next(i for i, w in enumerate(ALL_WORDINGS) if question.question.startswith(w.split("{")[0]))
 
 
 def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult]) -> dict[str, Any]:
-    """Answered, right page, multiplicity stated and right (all three), per split and per wording."""
+    """Answered, right page, the value stated and right (all three), per split, family and wording."""
     by_id = {q.id: q for q in questions}
 
     def figures(part: Sequence[QuestionResult]) -> dict[str, Any]:
@@ -129,16 +166,20 @@ def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult
         stated = sum(r.must_contain_ok for r in answered)
         right = sum(bool(r.citation_ok) and r.must_contain_ok for r in answered)
         n = len(part)
-        return {"questions": n, "answered": len(answered), "right_page": right_page, "multiplicity": stated,
+        return {"questions": n, "answered": len(answered), "right_page": right_page, "stated": stated,
                 "right": right, "right_share": round(right / n, 4) if n else 0.0,
                 "answered_share": round(len(answered) / n, 4) if n else 0.0,
                 "right_page_share": round(right_page / len(answered), 4) if answered else 0.0}
 
-    out: dict[str, Any] = {"splits": {}, "wordings": list(WORDINGS)}
+    out: dict[str, Any] = {"splits": {}, "families": {}, "wordings": list(ALL_WORDINGS)}
     for split in ("dev", "test"):
         part = [r for r in results if by_id[r.id].split == split]
         out["splits"][split] = figures(part) | {
-            "by_wording": [figures([r for r in part if wording_of(by_id[r.id]) == i]) for i in range(len(WORDINGS))]}
+            "by_wording": [figures([r for r in part if wording_of(by_id[r.id]) == i]) for i in range(len(ALL_WORDINGS))]}
+    for family in ("multiplicity", "definition"):
+        out["families"][family] = {
+            split: figures([r for r in results if by_id[r.id].split == split and r.id.startswith(f"el-{family[:3]}-")])
+            for split in ("dev", "test")}
     out["failing"] = {split: [r.id for r in results if by_id[r.id].split == split
                               and not (r.outcome == "answered" and r.citation_ok and r.must_contain_ok)]
                       for split in ("dev", "test")}

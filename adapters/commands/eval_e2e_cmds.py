@@ -239,8 +239,8 @@ def eval_elements(
     as_json: Annotated[bool, typer.Option("--json")] = False,
     real2_pdfs: Real2Opt = None,
 ) -> None:
-    """Ask element questions generated from the real2 message guides' structure tables (their truth is
-    the table's row: evals/element_probe.py) and report dev and test."""
+    """Ask element questions generated from the real2 message guides' structure tables and element
+    records (their truth is the row or the record: evals/element_probe.py) and report dev and test."""
     from rich.console import Console
 
     from config.settings import get_settings
@@ -260,9 +260,10 @@ def eval_elements(
     if as_json:
         typer.echo(json.dumps(figures, indent=2))
         return
-    for split, row in figures["splits"].items():
-        typer.echo(f"{split}: right {row['right']}/{row['questions']} ({row['right_share']:.3f}), answered "
-                   f"{row['answered']}, right page {row['right_page']}, multiplicity stated {row['multiplicity']}")
+    for family, splits in figures["families"].items():
+        for split, row in splits.items():
+            typer.echo(f"{family} {split}: right {row['right']}/{row['questions']} ({row['right_share']:.3f}), "
+                       f"answered {row['answered']}, right page {row['right_page']}, stated {row['stated']}")
 
 
 async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
@@ -272,7 +273,7 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
     from evals.e2e_golden import GoldenQuestion, load_golden
     from evals.e2e_runner import RunOptions
     from evals.e2e_suite import run_suite
-    from evals.element_probe import probe_questions, structure_rows
+    from evals.element_probe import element_records, probe_questions, structure_rows
     from evals.personas import roles_for
 
     asked = " ".join(q.question for q in load_golden())
@@ -286,7 +287,7 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
             knowledge = contexts["real2"].knowledge
             chunks = [c for info in knowledge.list_rulebooks(roles)
                       for c in knowledge.rulebook_chunks(info.rulebook_id, roles)]
-            questions = probe_questions(structure_rows(chunks), per_split, seed, asked)
+            questions = probe_questions(structure_rows(chunks) + element_records(chunks), per_split, seed, asked)
             task = progress.add_task("asking", total=len(questions))
             suite = await run_suite(questions, contexts, 1, RunOptions(),
                                     progress=lambda q: progress.update(task, advance=1, description=q.id))

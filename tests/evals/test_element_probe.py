@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evals.e2e_scoring import QuestionResult
-from evals.element_probe import ElementRow, probe_questions, report, split_of, structure_rows
+from evals.element_probe import ElementRow, element_records, probe_questions, report, split_of, structure_rows
 from knowledge.payload import ChunkPayload
 
 TABLE = ("Or,MessageElement/BuildingBlock<XML Tag>,Mult.,Type,Constr. No.,Page\n"
@@ -62,4 +62,21 @@ def test_right_means_answered_on_the_right_page_with_the_multiplicity():
                _result(questions[2].id, "refused", False, False)]
     figures = report(questions, results)["splits"]["dev"]
     assert (figures["questions"], figures["answered"], figures["right_page"], figures["right"]) == (3, 2, 1, 1)
-    assert [w["right"] for w in figures["by_wording"]] == [1, 0, 0]
+    assert [w["right"] for w in figures["by_wording"]] == [1, 0, 0, 0, 0]  # three wordings asked, two not
+
+
+def test_each_element_record_of_a_messages_chapter_is_a_question_about_what_it_is():
+    text = ("5.4.3 CreditorAgent <CdtrAgt>\n\nPresence: [0..1]\n\nDefinition: Financial institution servicing an "
+            "account for the creditor.\n\nCreditorAgent <CdtrAgt> contains the following elements\n\n"
+            "5.1.1 Header <Hdr>\n\nPresence: [1..1]\n\nDefinition: Specifies generic information.")
+    chunk = _chunk("5 camt.029.001.09 ResolutionOfInvestigationV09", []).model_copy(update={"text": text})
+    records = {r.element: r for r in element_records([chunk])}
+    assert set(records) == {"CreditorAgent", "Header"}
+    assert records["CreditorAgent"].stated == "Financial institution servicing an account for the creditor"
+    assert records["CreditorAgent"].family == "definition" and records["CreditorAgent"].pages == (118,)
+    questions = probe_questions(list(records.values()) * 1, per_split=5, seed=1)
+    assert {q.question for q in questions} <= {
+        "What is CreditorAgent in the ResolutionOfInvestigation message?",
+        "What is Header in the ResolutionOfInvestigation message?",
+        "What does the element CreditorAgent of camt.029 hold?", "What does the element Header of camt.029 hold?"}
+    assert all(q.categories == ["definition"] for q in questions)
