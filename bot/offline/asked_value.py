@@ -75,13 +75,16 @@ _ASKS_DURATION = re.compile(
     r"verf[äa]llt|l[äa]uft\s+\w+\s+ab|abl[äa]uft|g[üu]ltigkeitsdauer)\b",
     re.IGNORECASE)
 _LENGTH_UNIT = (r"(?:characters?|chars?|digits?|positions?|letters?|bytes?|signs?|zeichen|stellen|ziffern|tekens|"
-                r"cijfers|posities|caract[èe]res|chiffres)")
+                r"cijfers|posities|caract[èe]res|chiffres|"
+                # a printed part's measure: "a 5 mm wide border", "210 mm"
+                r"mm|cm|millimet(?:er|re)s?|centimet(?:er|re)s?|inch(?:es)?)")
 # after the duration patterns: "how long is the mandate valid" asks for a duration, "how long may the
 # reference be" for a length
 _ASKS_LENGTH = re.compile(
     r"\b(how\s+long\s+(\S+\s+){0,8}?(be|is|are)\b|lengths?\b|how\s+many\s+(\w+\s+){0,2}?" + _LENGTH_UNIT + r"|"
     r"lengte|hoeveel\s+(\w+\s+)?" + _LENGTH_UNIT + r"|longueur|combien\s+de\s+(\w+\s+)?" + _LENGTH_UNIT + r"|"
-    r"wie\s+lang\s+(ist|sind|darf|d[üu]rfen|kann|k[öo]nnen)\b|l[äa]nge|wie\s+viele\s+(\w+\s+)?" + _LENGTH_UNIT + r")",
+    r"wie\s+lang\s+(ist|sind|darf|d[üu]rfen|kann|k[öo]nnen)\b|l[äa]nge|wie\s+viele\s+(\w+\s+)?" + _LENGTH_UNIT + r"|"
+    r"(?:widths?|heights?|how\s+(?:wide|high|tall)|breedte|hoogte|largeur|hauteur|breite|h[öo]he)\b)",
     re.IGNORECASE)
 _ASKS_COUNT = re.compile(
     r"\b(how\s+many|(maximum|minimum|max\.?|min\.?|total|highest)\s+number\s+of|"

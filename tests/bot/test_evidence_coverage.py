@@ -47,6 +47,9 @@ from knowledge.payload import ChunkPayload
     ("What does clearing channel code RTNS mean?", None),
     ("Which code list does the rejection reason use?", None),
     ("How many reason codes exist?", "count"),
+    # a printed part's width or height is a length in millimetres
+    ("Quelle largeur doit avoir la bordure autour du Swiss QR Code ?", "length"),
+    ("How wide is the receipt of a QR-bill?", "length"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert asked_value(question) == kind
@@ -86,6 +89,8 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
     ("The QR reference is a 27-digit number.", "length", None, True),
     ("The QR reference must always have 26 numerical characters followed by a check digit.", "length", None, True),
     ("See table 5 of the characters annex.", "length", None, False),
+    ("In the Swiss QR Code section the 5 mm wide border must be ensured.", "length", None, True),
+    ("The payment part is 210 mm wide and 105 mm high.", "length", None, True),
     ("QR-IIDs consist exclusively of numbers from 30000 to 31999.", "length", None, False),
     ("The message is composed of 10 MessageBuildingBlocks.", "length", None, False),
 ])
