@@ -51,7 +51,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.offline.asked_value import CODE
 from bot.offline.neutral_terms import missing_neutral_share
 from bot.offline.subject_phrases import MIN_MISSING_PHRASES, PHRASE_MAX_SHARE, PHRASE_SCOPE, phrase_missing
 from bot.offline.subject_phrases import SCOPES as PHRASE_SCOPES
@@ -113,7 +112,7 @@ class Bar:
                                                                     self.phrase_scope, self.min_missing_phrases)
 
     def covers(self, s: Signal) -> bool:
-        if self.min_dense_slot is not None and s.slot not in (None, CODE) \
+        if self.min_dense_slot is not None and s.slot is not None \
                 and (s.max_dense_slot is None or s.max_dense_slot < self.min_dense_slot):
             return False
         if self.max_missing_subject is not None and missing_subject_weight(
@@ -334,7 +333,7 @@ class _Columns:
         self.other = col(s.max_dense_other_language for s in signals)
         self.defining = col(s.max_dense_defining for s in signals)
         self.disagree = np.array([s.agree is False for s in signals])
-        self.slot = np.array([s.slot not in (None, CODE) for s in signals])  # the slot bar's (not a code's)
+        self.slot = np.array([s.slot is not None for s in signals])
         self.slot_dense = col(s.max_dense_slot for s in signals)
         self.uncovered = col(s.uncovered for s in signals)
         self.right = np.array([s.right for s in signals])

@@ -13,9 +13,8 @@ similarity of a span that holds a value of the asked kind. Its bar is calibrated
 (`rulebook eval calibrate`). A text that says the value is not fixed ("differs per channel",
 "depends on the agreement", "no limit") counts as holding one of every kind: that is the answer.
 
-Kinds: "money", "duration", "length", "count", "code" (which code values: "FNAL", "AC01"); None
-when the question asks for none of them (a definition, the meaning of a code it names, a procedure,
-or a number of no particular kind). A length is its own kind because
+Kinds: "money", "duration", "length", "count"; None when the question asks for none of them (a
+definition, a code, a procedure, or a number of no particular kind). A length is its own kind because
 message guides state it in their own forms (a type's name "Max140Text", a pattern "{1,35}", "maxLength
 35"), and a passage counting something else ("numbers from 30000 to 31999") does not answer it.
 """
@@ -28,7 +27,6 @@ MONEY = "money"
 DURATION = "duration"
 LENGTH = "length"
 COUNT = "count"
-CODE = "code"
 
 _TIME_UNIT = (r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|"
               r"seconden|minuten|uur|uren|dagen|dag|werkdagen|werkdag|weken|week|maanden|maand|jaar|jaren|"
@@ -93,24 +91,6 @@ _ASKS_COUNT = re.compile(
     re.IGNORECASE)
 
 
-# "Which reason codes can …?", "Which sequence type code marks …?", "welke codes", "quels codes": the answer is
-# one or more code values (not "which code list", "which code word": a list's name, an MT940 field)
-_ASKS_CODE = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,3}?codes?\b(?!\s*(?:lists?|words?|sets?|types?)\b)|\bcode\s+values\b|"
-    r"\b(?:welke|wat\s+voor)\s+(?:\w+\s+){0,3}?codes?\b(?!\s*(?:lijst|woord))|"
-    r"\bquel(?:le)?s?\s+(?:\w+\s+){0,3}?codes?\b(?!\s*(?:liste|mot))|"
-    r"\bwelche[rnms]?\s+(?:\w+\s+){0,3}?codes?\b(?!\s*(?:liste|wort))",
-    re.IGNORECASE)
-# a code value as ISO 20022 code sets and rulebooks write them: "FNAL", "USGB", "AC01", "MS15", "MD07"
-# (not "/RTRN/": an MT940 field's code word)
-_CODE_VALUE = re.compile(r"(?<![\w/])(?:[A-Z]{4}|[A-Z]{2}\d{2})(?![\w/])")
-# ... or codes listed by their names, as EPC rulebooks give an attribute's value range ("Codes are: Wrong
-# amount • Duplicate sending")
-_CODE_LIST = re.compile(r"\b(?:codes?\s+(?:are|is)\s*:|codes\s*:|the\s+following\s+(?:\w+\s+)?codes|"
-                        r"value\s+range\s*:)", re.IGNORECASE)
-
-_NAMED_CODE = re.compile(r"\bcodes?\s+(?:\w+\s+)?(?:[A-Z]{4}|[A-Z]{2}\d{2})\b|\b(?:[A-Z]{4}|[A-Z]{2}\d{2})\s+codes?\b")
-
 _INSTITUTION = re.compile(r"(?<=\w )Commission\b")
 
 
@@ -127,17 +107,7 @@ def asked_value(question: str) -> str | None:
         return LENGTH
     if _ASKS_COUNT.search(question):
         return COUNT
-    if _ASKS_CODE.search(question) and not _NAMED_CODE.search(question):
-        return CODE  # (a question naming its code, "What does code MS01 mean?", asks what it means)
     return None
-
-
-def asked_slot(question: str, fact: str | None) -> str | None:
-    """The kind of value a question asks for (`asked_value`) as the evidence-coverage checks use it:
-    a question asking for an identifier ("Which message …?", `span_scoring.asked_fact`) wants no
-    amount or time, but one asking which code wants a code value."""
-    kind = asked_value(question)
-    return kind if fact != "identifier" or kind == CODE else None
 
 
 # -- what a passage holds ------------------------------------------------------------------------
@@ -165,7 +135,6 @@ _KIND_NOUNS = {
                            r"termijn(en)?|tijd|duur|d[ée]lais?|dur[ée]e|fristen|frist|dauer|zeit(en)?)\b", re.IGNORECASE),
     "count": re.compile(r"\b(numbers?|counts?|maximum|minimum|aantal|nombre|anzahl|occurrences?)\b", re.IGNORECASE),
     "length": re.compile(r"\b(lengths?|lengte|longueur|l[äa]nge)\b", re.IGNORECASE),
-    "code": re.compile(r"\bcodes?\b", re.IGNORECASE),
 }
 _CLOCK_NOUNS = re.compile(r"\b(times?|cut-?offs?|hours?|tijdstip|uur|heures?|uhrzeit(en)?|zeiten)\b", re.IGNORECASE)
 # a length as message guides and implementation guides write it: "35 characters", "27-digit", "26
@@ -283,13 +252,12 @@ def asked_unit(question: str) -> str | None:
     return CLOCK if _ASKS_CLOCK.search(question) else None
 
 
-def holds_value(text: str, kind: str | None, unit: str | None = None, question: str = "") -> bool:
+def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
     """Does the text hold a value of this kind (see the module docstring)? Always False for None.
     A duration asked in a unit (`asked_unit`: "how many days") needs one on the same scale: days,
     weeks, months and years answer it ("within two weeks"), seconds to hours do not, and the other
     way round; a time of day or "immediately" answers either. A question asking a time of day
-    (`CLOCK`) needs one: a period ("within one business day") does not say when. A code the
-    `question` itself writes is not one the text states."""
+    (`CLOCK`) needs one: a period ("within one business day") does not say when."""
     if kind is None:
         return False
     nouns = _CLOCK_NOUNS if kind == DURATION and unit == CLOCK else _KIND_NOUNS[kind]
@@ -318,7 +286,4 @@ def holds_value(text: str, kind: str | None, unit: str | None = None, question: 
         return bool(_LENGTH.search(text))
     if kind == COUNT:
         return _counts(text)
-    if kind == CODE:  # ("ABN AMRO" in the question is no code the answer states)
-        return bool(set(_CODE_VALUE.findall(text)) - set(_CODE_VALUE.findall(question))) \
-            or bool(_CODE_LIST.search(text))
     return False

@@ -67,7 +67,7 @@ from bot.gate.instruction_spans import document_text_only
 from bot.gate.refusal import mentioned
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
-from bot.offline.asked_value import CODE, asked_slot, asked_unit, holds_value
+from bot.offline.asked_value import asked_unit, asked_value, holds_value
 from bot.offline.cross_reference import (
     SectionReference,
     asked_section,
@@ -542,7 +542,7 @@ class OfflineRulebookModel(BaseChatModel):
                             False, best_dense(False), *_agreement(spans), asks,
                             max((d for sp in spans if sp.holds_asked_fact for d in (sp.dense, sp.dense_full)
                                  if d is not None), default=None),
-                            slot=asked_slot(query, asks),
+                            slot=asked_value(query) if asks != "identifier" else None,
                             max_dense_slot=max((d for sp in spans if sp.holds_value for d in (sp.dense, sp.dense_full)
                                                 if d is not None), default=None),
                             slot_held=any(sp.holds_value for sp in spans),
@@ -568,7 +568,7 @@ class OfflineRulebookModel(BaseChatModel):
         if decision.slot is None or decision.named_section or not _asks_for_the_value(question, language):
             return text
         # the frame line and the source handles ("[S3]") are no part of what the rulebooks say
-        quoted = holds_value(_HANDLE.sub(" ", text.split("\n", 1)[-1]), decision.slot, asked_unit(query), query)
+        quoted = holds_value(_HANDLE.sub(" ", text.split("\n", 1)[-1]), decision.slot, asked_unit(query))
         self._observe(replace(decision, value_quoted=quoted))
         return text if quoted or not self.require_value_quoted else refusal
 
@@ -681,9 +681,7 @@ class OfflineRulebookModel(BaseChatModel):
         """Evidence coverage at this model's bars: a question asking for money, a duration or a count
         has a span holding such a value close enough in meaning, and not too many of its content
         terms are missing from every passage."""
-        # (not for a code: the rows of a code list each lie far from the question in meaning, and the
-        # bar was calibrated on amounts, times, counts and lengths; the answer's own check applies)
-        if self.min_dense_slot is not None and decision.slot not in (None, CODE):
+        if self.min_dense_slot is not None and decision.slot is not None:
             if decision.max_dense_slot is None and not decision.slot_held:
                 return False  # no passage shown holds a value of the kind asked
             if decision.max_dense_slot is not None and decision.max_dense_slot < self.min_dense_slot:

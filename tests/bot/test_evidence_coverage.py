@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.offline.asked_value import asked_slot, asked_unit, asked_value, holds_value
+from bot.offline.asked_value import asked_unit, asked_value, holds_value
 from bot.offline.offline_model import Decision, OfflineRulebookModel
 from bot.offline.span_scoring import uncovered_terms
 from knowledge.payload import ChunkPayload
@@ -40,13 +40,6 @@ from knowledge.payload import ChunkPayload
     # a rate is answered by a percentage, which the money kind holds
     ("Quel taux d'imposition s'applique aux gains de ce certificat ?", "money"),
     ("What interest rate does the savings account pay?", "money"),
-    # which code values: the answer names one; a question naming its code asks what it means
-    ("Which code values are allowed for the compensation reason in a ResolutionOfInvestigation?", "code"),
-    ("Which reason codes can ABN AMRO show after /RTRN/ on the MT940?", "code"),
-    ("Which sequence type code marks the last collection in a series of direct debits?", "code"),
-    ("What does clearing channel code RTNS mean?", None),
-    ("Which code list does the rejection reason use?", None),
-    ("How many reason codes exist?", "count"),
     # a printed part's width or height is a length in millimetres
     ("Quelle largeur doit avoir la bordure autour du Swiss QR Code ?", "length"),
     ("How wide is the receipt of a QR-bill?", "length"),
@@ -135,18 +128,6 @@ def test_what_differs_must_be_the_value_in_the_same_quote():
     assert holds_value("The fee depends on the agreement with the acquirer.\nIt is paid monthly.", "money")
 
 
-def test_a_question_asking_which_code_needs_a_code_value_it_does_not_write_itself():
-    assert holds_value("FNAL Final collection of a series of direct debit instructions.", "code")
-    assert holds_value("AC01 IncorrectAccountNumber", "code")
-    assert holds_value("Value range: Codes are: Wrong amount • Duplicate sending", "code")  # codes by name
-    # an MT940 code word names a field, and the question's own "ABN AMRO" is no code value
-    assert not holds_value("5 /RTRN/ The reason code for non-acceptance of the credit transfer", "code")
-    assert not holds_value("ABN AMRO reports the reason code.", "code", None, "Which reason codes can ABN AMRO show?")
-    # an identifier question asking which code is checked for one; one asking which message is not
-    assert asked_slot("Which sequence type code marks the last collection?", "identifier") == "code"
-    assert asked_slot("Which message does a customer use to cancel a pain.001?", "identifier") is None
-
-
 def test_a_duration_asked_in_days_wants_days_or_longer():
     assert asked_unit("How many business days does the assignee have?") == "day"
     assert asked_unit("Within how many hours must it reply?") == "hour"
@@ -181,8 +162,6 @@ def test_a_question_asking_for_a_value_no_close_span_holds_is_refused():
     assert not model.answers(_decision(slot="duration", slot_dense=0.80))  # only a span far off holds one
     assert model.answers(_decision(slot="duration", slot_dense=0.87))  # covered: answered
     assert model.answers(_decision())  # a question asking for no value is not checked
-    # a code list's rows each lie far from the question: which codes is checked on the answer instead
-    assert model.answers(_decision(slot="code", slot_dense=0.77))
     assert not model.answers(_decision(uncovered=0.6))  # most of its subject is in no passage
     assert model.answers(_decision(uncovered=0.25))
     assert model.answers(_decision(uncovered=None))  # not measured (another language)
