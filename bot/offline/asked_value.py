@@ -1,7 +1,6 @@
 """Which kind of value a question asks for, and whether a passage holds a value of that kind.
 
-A question about a fee or a rate wants an amount of money or a percentage ("EUR 0.25", "0.18 %",
-"free of charge"); one
+A question about a fee wants an amount of money ("EUR 0.25", "0.18 %", "free of charge"); one
 about a deadline wants a duration or a time ("within 10 business days", "15:30 CET", "next
 business day"); "how long may the reference be", "the maximum length of …" want a length ("max. 35
 characters", "Max35Text", "(0-9){4}", "27 digits"); "how many …" wants a count ("[0..10]", "composed
@@ -51,9 +50,6 @@ _ASKS_MONEY = re.compile(
     r"how\s+much\s+(\w+\s+){0,8}(cost|costs|charge|charges|charged|pay|paid|billed)|"
     r"what\s+(does|do|will)\s+(\w+\s+){0,8}charge|charges?\s+(for|of|per)\b|"
     r"(maximum|minimum|highest|lowest|max\.?|min\.?)\s+amount|amount\s+limit|"
-    # a rate is stated as a percentage ("0.18 %"), which a money value covers
-    r"(interest|tax|exchange|discount|base|fee)\s+rates?|rates?\s+of\s+(interest|tax)|what\s+rates?|percentages?|"
-    r"rente(voet)?|belastingtarief|taux|pourcentage|zinss[äa]tze?|steuers[äa]tze?|prozentsatz|"
     r"kosten|kost|kosteloos|prijs|prijzen|tarief|tarieven|vergoeding|provisie|(maximale|minimale|hoogste)\s+bedrag|"
     r"frais|co[uû]te?s?|co[uû]tent|prix|tarifs?|montant\s+(maximal|maximum|minimal|minimum)|"
     r"geb[uü]hr(en)?|kostet|preis(e)?|entgelt(e)?|h[öo]chstbetrag|(maximale[rn]?|minimale[rn]?)\s+betrag)\b",

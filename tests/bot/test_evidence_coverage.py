@@ -37,9 +37,9 @@ from knowledge.payload import ChunkPayload
     ("How many infringement procedures did the Commission launch for failures to transpose PSD2?", "count"),
     ("After how many failed checksum runs does the device abort the transfer?", "count"),
     ("What commission does the acquirer charge?", "money"),
-    # a rate is answered by a percentage, which the money kind holds
-    ("Quel taux d'imposition s'applique aux gains de ce certificat ?", "money"),
-    ("What interest rate does the savings account pay?", "money"),
+    # a rate named as the setting of another question asks for no amount (ObliQA: "When determining the
+    # appropriate discount rate …, what rating must the securities hold?")
+    ("When determining the discount rate, what rating must the sovereign securities hold?", None),
     # a printed part's width or height is a length in millimetres
     ("Quelle largeur doit avoir la bordure autour du Swiss QR Code ?", "length"),
     ("How wide is the receipt of a QR-bill?", "length"),
