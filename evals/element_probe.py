@@ -35,10 +35,11 @@ import hashlib
 import io
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.offline.span_scoring import MessageChapter, message_chapter
 from evals.e2e_golden import GoldenQuestion
 from evals.e2e_scoring import QuestionResult
 from knowledge.payload import ChunkPayload
@@ -57,8 +58,6 @@ DEFINITION_WORDINGS = (
 DEFINITION_CHARS = 60  # the start of a definition the answer must state (long ones wrap across lines)
 # an element's record as the guides print it: "5.4.3 CreditorAgent <CdtrAgt> Presence: [0..1] Definition: …"
 _RECORD = re.compile(r"\b([A-Z][A-Za-z]+) <\w+>\s+Presence:\s*[\[(]\d+\.\.(?:\d+|\*)[\])]\s+Definition:\s*([^.]{20,}?)\.")
-# a message's chapter heading: "15 camt.039.001.05 CaseStatusReportV05"
-_CHAPTER = re.compile(r"\b([a-z]{4}\.\d{3})\.\d{3}\.\d{2}\s+([A-Z][A-Za-z]+?)V\d{1,2}\b")
 _ELEMENT = re.compile(r"^([A-Z][A-Za-z]+)\s*<\w+>$")
 _MULTIPLICITY = re.compile(r"^[\[(]\d+\.\.(?:\d+|\*)[\])]$")
 
@@ -84,11 +83,7 @@ def structure_rows(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
     """Every element row of the structure tables in these chunks (a table with a "Mult." column, in
     a chapter whose heading names a message), once per (message, element)."""
     rows: dict[tuple[str, str], ElementRow] = {}
-    for chunk in chunks:
-        heading = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title or ""
-        chapter = _CHAPTER.search(heading)
-        if chapter is None:
-            continue
+    for chunk, message in _in_message_chapters(chunks):
         for table in chunk.tables_csv:
             lines = list(csv.reader(io.StringIO(table)))
             if not lines:
@@ -105,9 +100,9 @@ def structure_rows(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
                 record = cells[page].strip() if page is not None and len(cells) > page else ""
                 pages = set(range(chunk.page_start, chunk.page_end + 1))
                 pages |= {int(record)} if record.isdigit() else set()
-                key = (chapter.group(1), named.group(1))
-                rows.setdefault(key, ElementRow(chunk.rulebook_id, chapter.group(1), chapter.group(2),
-                                                named.group(1), cells[mult].strip(), tuple(sorted(pages))))
+                rows.setdefault((message.message_id, named.group(1)), ElementRow(
+                    chunk.rulebook_id, message.message_id, message.name, named.group(1), cells[mult].strip(),
+                    tuple(sorted(pages))))
     return list(rows.values())
 
 
@@ -115,16 +110,18 @@ def element_records(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
     """Every element record in the chunks of a message's chapter, once per (message, element), with
     the start of its definition."""
     rows: dict[tuple[str, str], ElementRow] = {}
-    for chunk in chunks:
-        heading = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title or ""
-        chapter = _CHAPTER.search(heading)
-        if chapter is None:
-            continue
+    for chunk, message in _in_message_chapters(chunks):
         for record in _RECORD.finditer(" ".join(chunk.text.split())):
-            rows.setdefault((chapter.group(1), record.group(1)), ElementRow(
-                chunk.rulebook_id, chapter.group(1), chapter.group(2), record.group(1),
+            rows.setdefault((message.message_id, record.group(1)), ElementRow(
+                chunk.rulebook_id, message.message_id, message.name, record.group(1),
                 record.group(2)[:DEFINITION_CHARS], tuple(range(chunk.page_start, chunk.page_end + 1)), "definition"))
     return list(rows.values())
+
+
+def _in_message_chapters(chunks: Iterable[ChunkPayload]) -> Iterator[tuple[ChunkPayload, MessageChapter]]:
+    for chunk in chunks:
+        if (message := message_chapter(chunk)) is not None:
+            yield chunk, message
 
 
 def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed: int = SEED,

@@ -37,7 +37,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from cachetools import LRUCache, cached
@@ -984,13 +984,27 @@ def message_names(chunks: Sequence[ChunkPayload]) -> set[str]:
     notificationofcaseassignment)."""
     names: set[str] = set()
     for chunk in chunks:
-        top = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title or ""
-        names |= {n.casefold() for n in _MESSAGE_HEADING.findall(top)}
-    return with_unversioned(names)
+        if (message := message_chapter(chunk)) is not None:
+            names |= {f"{message.name}{message.version}".casefold(), message.name.casefold()}
+    return names
+
+
+class MessageChapter(NamedTuple):
+    message_id: str  # "camt.030"
+    name: str  # "NotificationOfCaseAssignment"
+    version: str  # "V05"
+
+
+def message_chapter(chunk: ChunkPayload) -> MessageChapter | None:
+    """The message whose chapter of a message definition report the chunk is in, from the chapter's
+    heading ("6 camt.030.001.05 NotificationOfCaseAssignmentV05"); None outside such a chapter."""
+    top = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title or ""
+    m = _MESSAGE_HEADING.search(top)
+    return MessageChapter(m.group(1), m.group(2), m.group(3)) if m else None
 
 
 # a chapter heading of a message definition report: "6 camt.030.001.05 NotificationOfCaseAssignmentV05"
-_MESSAGE_HEADING = re.compile(r"\b[a-z]{4}\.\d{3}\.\d{3}\.\d{2}\s+([A-Z][A-Za-z]+V\d{1,2})\b")
+_MESSAGE_HEADING = re.compile(r"\b([a-z]{4}\.\d{3})\.\d{3}\.\d{2}\s+([A-Z][A-Za-z]+?)(V\d{1,2})\b")
 # a message's versioned name in a heading ("DebitAuthorisationRequestV07"): questions name it unversioned
 _VERSIONED_NAME = re.compile(r"^([a-z]{6,})v\d{1,2}$")
 
