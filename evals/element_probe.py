@@ -161,7 +161,7 @@ def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult
         answered = [r for r in part if r.outcome == "answered"]
         right_page = sum(bool(r.citation_ok) for r in answered)
         stated = sum(r.must_contain_ok for r in answered)
-        right = sum(bool(r.citation_ok) and r.must_contain_ok for r in answered)
+        right = sum(_right(r) for r in part)
         n = len(part)
         return {"questions": n, "answered": len(answered), "right_page": right_page, "stated": stated,
                 "right": right, "right_share": round(right / n, 4) if n else 0.0,
@@ -177,7 +177,12 @@ def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult
         out["families"][family] = {
             split: figures([r for r in results if by_id[r.id].split == split and r.id.startswith(f"el-{family[:3]}-")])
             for split in ("dev", "test")}
-    out["failing"] = {split: [r.id for r in results if by_id[r.id].split == split
-                              and not (r.outcome == "answered" and r.citation_ok and r.must_contain_ok)]
+    out["failing"] = {split: [r.id for r in results if by_id[r.id].split == split and not _right(r)]
                       for split in ("dev", "test")}
     return out
+
+
+def _right(result: QuestionResult) -> bool:
+    """Answered, on an expected page, stating the value (`QuestionResult.passed` also fails an answer
+    for a guideline violation or an unsupported sentence, which the probe does not score)."""
+    return result.outcome == "answered" and bool(result.citation_ok) and result.must_contain_ok

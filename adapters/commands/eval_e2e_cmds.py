@@ -274,11 +274,10 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
     from evals.e2e_runner import RunOptions
     from evals.e2e_suite import run_suite
     from evals.element_probe import element_records, probe_questions, structure_rows
-    from evals.personas import roles_for
+    from evals.personas import persona
 
     asked = " ".join(q.question for q in load_golden())
-    roles = roles_for(GoldenQuestion(id="roles", question="roles", language="en", corpus="real2",
-                                     answerable=False, categories=["not_stated"]))
+    roles = persona(GoldenQuestion.model_fields["persona"].default).roles  # as a golden line without roles
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as progress:
         async with prepare_contexts(settings, ["real2"], None, err, real2_pdfs) as (contexts, skipped):

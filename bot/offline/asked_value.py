@@ -256,14 +256,15 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
     (`CLOCK`) needs one: a period ("within one business day") does not say when."""
     if kind is None:
         return False
-    nouns = _CLOCK_NOUNS if kind == DURATION and unit == CLOCK else _KIND_NOUNS[kind]
+    clock = kind == DURATION and unit == CLOCK
+    nouns = _CLOCK_NOUNS if clock else _KIND_NOUNS[kind]
     # "differs", "depends" about a value of this kind: in the same line, since an answer is many quotes
     # and the period that "depends on the reason" in one says nothing of another's cut-off time
     if _NO_LIMIT.search(text) or any(_VARIES.search(line) and nouns.search(line) for line in text.splitlines()):
         return True
     if kind == MONEY:
         return bool(_MONEY.search(text))
-    if kind == DURATION and unit == CLOCK:
+    if clock:
         return bool(_CLOCK.search(text))
     if kind == DURATION:
         matches = [m.group(0) for m in _DURATION.finditer(text)]

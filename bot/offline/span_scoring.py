@@ -1058,8 +1058,8 @@ class SpanScorer:
         # an element the question asks about itself ("What is the data type of AdditionalMissingInformation",
         # "Is DebitAuthorisation mandatory"): its record or row is the answer, over sentences that mention it
         # ("When is X required?" asks for the condition, which the element's record does not state)
-        asked_elements = (element_names(query) - naming
-                          if asks_about_element(query) and not condition else set())
+        about_element = asks_about_element(query) and not condition
+        asked_elements = element_names(query) - naming if about_element else set()
         # "What are the building blocks of camt.030?": the sentence a message definition lists them with
         # ("The NotificationOfCaseAssignmentV05 MessageDefinition is composed of 5 MessageBuildingBlocks:")
         blocks = bool(_ASKS_BLOCKS.search(query))
@@ -1070,13 +1070,12 @@ class SpanScorer:
         # ... and one it spells out in words ("Is the merchant category code mandatory?"): the row or
         # record keyed MerchantCategoryCode holds its multiplicity and type. Words are weaker evidence
         # than the name itself, so only a row or a field record counts, not a sentence opening with it
-        spelled = (spelled_element_names(query) - naming - asked_elements
-                   if asks_about_element(query) and not condition else set())
+        spelled = spelled_element_names(query) - naming - asked_elements if about_element else set()
         # a message the question names as the place of the element it asks about ("Is Assignee mandatory
         # in a CaseStatusReport message?") is no element asked: its own description ("CaseStatusReport is
         # a response-message …") says nothing of the element's presence
         messages = message_names([chunk for _, chunk in hits])
-        single = capitalised_names(query) - naming - messages if asks_about_element(query) and not condition else set()
+        single = capitalised_names(query) - naming - messages if about_element else set()
         if asked_elements - messages or single:
             asked_elements, spelled = asked_elements - messages, spelled - messages
         if not asked_elements:
