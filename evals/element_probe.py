@@ -14,6 +14,14 @@ the creditor."): "What is CreditorAgent in the ResolutionOfInvestigation message
 element CreditorAgent of camt.029 hold?"; the answer must state the definition (its first 60
 characters) and cite the record's page.
 
+A third family asks the same about an element the named message does not have ("What is the
+multiplicity of ClearingSystem in camt.039?", where only other messages carry ClearingSystem): the
+guide's answer is that camt.039 has none, and the assistant must refuse rather than quote another
+message's row. A message has an element when its chapter, or a component its chapter details
+elsewhere ("see "CaseAssignment5" on page 229"), writes the element's name
+(`bot.offline.message_elements`, the same reading the assistant's check uses: this family measures
+the answer path, not that reading, which its unit tests pin).
+
 The truth is read from the table or the record, so nobody chose a question after seeing an answer. It is the
 issue's "identifier lookups in message guides" kind at scale: an element recurs in many messages
 (Assignee is in nearly every E&I message), and only the named message's row or record answers.
@@ -39,6 +47,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.offline.message_elements import MessageWords
 from bot.offline.span_scoring import MessageChapter, message_chapter
 from evals.e2e_golden import GoldenQuestion
 from evals.e2e_scoring import QuestionResult
@@ -70,7 +79,7 @@ class ElementRow:
     element: str  # "Assignee"
     stated: str  # what the answer must state: the multiplicity "[1..1]", or a record's definition's start
     pages: tuple[int, ...]  # the structure table's pages and the record's page; a record's own pages
-    family: str = "multiplicity"  # or "definition"
+    family: str = "multiplicity"  # or "definition", or "absent" (the message has no such element: refuse)
 
 
 def split_of(row: ElementRow) -> str:
@@ -118,6 +127,23 @@ def element_records(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
     return list(rows.values())
 
 
+def absent_elements(chunks: Sequence[ChunkPayload], rows: Sequence[ElementRow]) -> list[ElementRow]:
+    """(message, element) pairs of the same guide where the element is one of `rows` (another
+    message's) and the message's chapter and the components it details never name it."""
+    words = MessageWords()
+    for chunk in chunks:
+        words.add(chunk)
+    index = words.freeze()
+    elements = sorted({(r.rulebook_id, r.element) for r in rows})
+    absent = []
+    for (rulebook_id, message_id), held in sorted(index.words.items()):
+        for guide, element in elements:
+            if guide == rulebook_id and element.casefold() not in held:
+                absent.append(ElementRow(rulebook_id, message_id, index.names[(rulebook_id, message_id)], element,
+                                         "", (), "absent"))
+    return absent
+
+
 def _in_message_chapters(chunks: Iterable[ChunkPayload]) -> Iterator[tuple[ChunkPayload, MessageChapter]]:
     for chunk in chunks:
         if (message := message_chapter(chunk)) is not None:
@@ -129,7 +155,8 @@ def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed
     """`per_split` questions of each split and family, sampled with `seed`, leaving out elements
     `asked` names (the golden sets' question texts); a family's wordings take turns."""
     questions: list[GoldenQuestion] = []
-    for family, wordings in (("multiplicity", WORDINGS), ("definition", DEFINITION_WORDINGS)):
+    for family, wordings in (("multiplicity", WORDINGS), ("definition", DEFINITION_WORDINGS),
+                             ("absent", WORDINGS + DEFINITION_WORDINGS)):
         for split in ("dev", "test"):
             pool = sorted((r for r in rows if r.family == family and split_of(r) == split and r.element not in asked),
                           key=lambda r: (r.message_id, r.element))
@@ -137,9 +164,13 @@ def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed
             for index, row in enumerate(pool[:per_split]):
                 wording = wordings[index % len(wordings)]
                 text = wording.format(name=row.element, message_id=row.message_id, message_name=row.message_name)
+                qid = f"el-{family[:3]}-{split}-{index:03d}-{row.message_id}-{row.element}"
+                if family == "absent":
+                    questions.append(GoldenQuestion(id=qid, question=text, language="en", corpus="real2",
+                                                    answerable=False, categories=["nonexistent"], split=split))
+                    continue
                 questions.append(GoldenQuestion(
-                    id=f"el-{family[:3]}-{split}-{index:03d}-{row.message_id}-{row.element}", question=text,
-                    language="en", corpus="real2",
+                    id=qid, question=text, language="en", corpus="real2",
                     expected=[{"rulebook_id": row.rulebook_id, "pages": list(row.pages)}],
                     must_contain=[row.stated], categories=["table" if family == "multiplicity" else "definition"],
                     split=split))
@@ -147,6 +178,7 @@ def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed
 
 
 ALL_WORDINGS = WORDINGS + DEFINITION_WORDINGS
+FAMILIES = ("multiplicity", "definition", "absent")
 
 
 def wording_of(question: GoldenQuestion) -> int:
@@ -170,10 +202,11 @@ def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult
 
     out: dict[str, Any] = {"splits": {}, "families": {}, "wordings": list(ALL_WORDINGS)}
     for split in ("dev", "test"):
-        part = [r for r in results if by_id[r.id].split == split]
+        # the answerable families together (as before the absent family was added)
+        part = [r for r in results if by_id[r.id].split == split and by_id[r.id].answerable]
         out["splits"][split] = figures(part) | {
             "by_wording": [figures([r for r in part if wording_of(by_id[r.id]) == i]) for i in range(len(ALL_WORDINGS))]}
-    for family in ("multiplicity", "definition"):
+    for family in FAMILIES:
         out["families"][family] = {
             split: figures([r for r in results if by_id[r.id].split == split and r.id.startswith(f"el-{family[:3]}-")])
             for split in ("dev", "test")}
@@ -184,5 +217,8 @@ def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult
 
 def _right(result: QuestionResult) -> bool:
     """Answered, on an expected page, stating the value (`QuestionResult.passed` also fails an answer
-    for a guideline violation or an unsupported sentence, which the probe does not score)."""
+    for a guideline violation or an unsupported sentence, which the probe does not score); for an
+    element the message does not have, refused."""
+    if not result.answerable:
+        return result.outcome == "refused"
     return result.outcome == "answered" and bool(result.citation_ok) and result.must_contain_ok

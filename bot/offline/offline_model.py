@@ -39,7 +39,10 @@ and, once the quotes are chosen, when a question asking for such a value (not wh
 whether) gets quotes and tables that hold none (`require_value_quoted`): they are about the topic only.
 A version ("version 7.0") or a quoted title that no passage holds is absent like a name, and so is
 a section, chapter or annex ("Annex D", "Kapitel D") that the documents of the first passages
-neither number nor name anywhere (`bot.offline.document_parts`); a name that
+neither number nor name anywhere (`bot.offline.document_parts`), and so is an element asked about in
+a named message whose chapter, and the components it details, never name it while another message
+of a guide shown does ("InterbankSettlementAmount of camt.033", `bot.offline.message_elements`): the
+other messages' rows would answer for the wrong message; a name that
 only its own search found must be in a document the answer quotes. It
 streams its reply word by word (`_astream`).
 """
@@ -77,6 +80,7 @@ from bot.offline.cross_reference import (
 )
 from bot.offline.document_parts import chunk_parts, missing_parts, named_parts
 from bot.offline.exonyms import other_forms, rendering_in
+from bot.offline.message_elements import elements_outside_messages
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
 from bot.offline.question_parts import question_parts
 from bot.offline.quote_context import with_context
@@ -522,6 +526,10 @@ class OfflineRulebookModel(BaseChatModel):
         absent += [f"'{t}'" for t in _quoted_titles(query)
                    if _flat(fold_accents(t).casefold()) not in _flat(f"{folded} {sections}")]
         absent += self._missing_parts(query, hits)
+        # an element of another message than the one the question names ("InterbankSettlementAmount of
+        # camt.033"): the other messages' rows and records would answer for the wrong message
+        absent += elements_outside_messages(
+            query, hits, self.vocabulary.message_words() if hasattr(self.vocabulary, "message_words") else None)
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))

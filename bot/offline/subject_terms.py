@@ -78,6 +78,7 @@ class _VocabularyTable(NamedTuple):
     headings: dict[str, int]  # rulebooks whose headings hold each term
     phrases: Any  # chunks holding each phrase: `bot.offline.subject_phrases.PhraseCounts`
     parts: dict[str, frozenset[tuple[str, str]]]  # each rulebook's numbered parts (`bot.offline.document_parts`)
+    messages: Any  # each message chapter's words: `bot.offline.message_elements.FrozenMessageWords`
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,10 @@ class CorpusVocabulary:
         """The sections, chapters and annexes the rulebook numbers or names (`document_parts.chunk_parts`)."""
         return self._current().parts.get(rulebook_id, frozenset())
 
+    def message_words(self) -> Any:
+        """Every word of each message's chapter in the message guides (`message_elements.MessageWords`)."""
+        return self._current().messages
+
     def _current(self) -> _VocabularyTable:
         table = self._table
         if table is None:
@@ -149,15 +154,18 @@ class CorpusVocabulary:
 
     def _build(self) -> _VocabularyTable:
         from bot.offline.document_parts import chunk_parts
+        from bot.offline.message_elements import MessageWords
         from bot.offline.subject_phrases import PhraseCounts, phrases_of
 
         df: Counter[str] = Counter()
         headed: dict[str, set[str]] = {}
         phrases = PhraseCounts()
         parts: dict[str, set[tuple[str, str]]] = {}
+        messages = MessageWords()
         chunks = 0
         for chunk in self._store.scroll():
             chunks += 1
+            messages.add(chunk)
             parts.setdefault(chunk.rulebook_id, set()).update(chunk_parts(chunk))
             heading_terms = tokenize(own_heading_text(chunk), chunk.language)
             body_terms = tokenize(body_text(chunk), chunk.language)
@@ -166,7 +174,7 @@ class CorpusVocabulary:
             for term in set(heading_terms) | set(tokenize(" ".join(chunk.parent_titles), chunk.language)):
                 headed.setdefault(term, set()).add(chunk.rulebook_id)
         return _VocabularyTable(chunks, df, {t: len(r) for t, r in headed.items()}, phrases.freeze(),
-                                {r: frozenset(p) for r, p in parts.items()})
+                                {r: frozenset(p) for r, p in parts.items()}, messages.freeze())
 
 
 def heading_text(chunk: ChunkPayload) -> str:

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from evals.e2e_scoring import QuestionResult
-from evals.element_probe import ElementRow, element_records, probe_questions, report, split_of, structure_rows
+from evals.element_probe import (
+    ElementRow,
+    absent_elements,
+    element_records,
+    probe_questions,
+    report,
+    split_of,
+    structure_rows,
+)
 from knowledge.payload import ChunkPayload
 
 TABLE = ("Or,MessageElement/BuildingBlock<XML Tag>,Mult.,Type,Constr. No.,Page\n"
@@ -80,3 +90,24 @@ def test_each_element_record_of_a_messages_chapter_is_a_question_about_what_it_i
         "What is Header in the ResolutionOfInvestigation message?",
         "What does the element CreditorAgent of camt.029 hold?", "What does the element Header of camt.029 hold?"}
     assert all(q.categories == ["definition"] for q in questions)
+
+
+def test_an_element_another_message_has_is_an_unanswerable_question_about_the_message_that_lacks_it():
+    other = ("Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n,ClearingSystem <ClrSys>,[0..1],±,,301\n"
+             ",Assignee <Assgne>,[1..1],±,,302\n")
+    chunks = [_chunk("15 camt.039.001.05 CaseStatusReportV05", [TABLE]),
+              _chunk("16 camt.056.001.08 FIToFIPaymentCancellationRequestV08", [other], page=300)]
+    rows = structure_rows(chunks)
+    absent = absent_elements(chunks, rows)
+    # camt.039 has no ClearingSystem; camt.056 has none of Header, Creator, Case
+    assert {(r.message_id, r.element) for r in absent} == {
+        ("camt.039", "ClearingSystem"), ("camt.056", "Header"), ("camt.056", "Creator"), ("camt.056", "Case")}
+    questions = [q for q in probe_questions(absent, per_split=4, seed=1) if q.id.startswith("el-abs-")]
+    assert questions and all(not q.answerable and q.categories == ["nonexistent"] and not q.expected
+                             for q in questions)
+    results = [replace(_result(q.id, "refused" if i == 0 else "answered", i > 0, i > 0), answerable=False)
+               for i, q in enumerate(questions)]
+    figures = report(questions, results)["families"]["absent"]
+    # refused is right; an answer (any answer: it quotes another message's element) is not
+    assert sum(f["right"] for f in figures.values()) == 1
+    assert sum(f["answered"] for f in figures.values()) == len(questions) - 1

@@ -1,0 +1,96 @@
+"""A question about an element of a named message that the message does not have is refused, naming
+both; an element the message's chapter or one of the components it details holds is answered as before
+(bot/offline/message_elements.py, OfflineRulebookModel.compose)."""
+
+from __future__ import annotations
+
+from bot.offline.message_elements import MessageWords, elements_outside_messages
+from bot.offline.offline_model import OfflineRulebookModel
+from bot.offline.subject_terms import CorpusVocabulary
+from knowledge.payload import ChunkPayload
+from tests.bot.test_subject_terms import _Store
+
+
+def _chunk(index: int, parents: list[str], title: str, text: str, tables: list[str] | None = None,
+           rulebook: str = "EI") -> ChunkPayload:
+    return ChunkPayload(chunk_id=f"{rulebook}:{index}", rulebook_id=rulebook, rulebook_title="E&I guide",
+                        page_start=index, page_end=index, section_path=[str(index)], section_key=str(index),
+                        section_title=title, parent_titles=parents, chunk_index=index, text=text,
+                        tables_csv=tables or [], content_hash=f"h{rulebook}{index}")
+
+
+CSR = "15 camt.039.001.05 CaseStatusReportV05"
+CXL = "16 camt.056.001.08 FIToFIPaymentCancellationRequestV08"
+GUIDE = [
+    _chunk(1, [CSR], "Structure", "Structure",
+           ["Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n,Assignee <Assgne>,[1..1],±,,230\n"
+            ",Status <Sts>,[1..1],±,,231\n"]),
+    _chunk(2, [CSR, "15.4 Message Building Blocks"], "Status <Sts>",
+           "15.4.3 Status <Sts>\n\nPresence: [1..1]\n\nDefinition: Defines the status of the case.\n\n"
+           "Status <Sts> contains the following elements (see \"CaseStatus2\" on page 240 for details)"),
+    _chunk(3, [CXL], "Structure", "Structure",
+           ["Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n,Assignment <Assgnmt>,[1..1],±,,300\n"
+            ",ClearingSystem <ClrSys>,[0..1],±,,301\n"]),
+    _chunk(4, [CXL, "16.4 Message Building Blocks"], "ClearingSystem <ClrSys>",
+           "16.4.2 ClearingSystem <ClrSys>\n\nPresence: [0..1]\n\nDefinition: Specifies the clearing system "
+           "used to settle the payment instruction."),
+    # a component the CaseStatusReport details in the shared chapter: its elements are the message's too
+    _chunk(5, ["19 Message Items Types", "19.1 MessageComponents"], "CaseStatus2",
+           "19.1.7 CaseStatus2\n\nDefinition: Status of a case.\n\nDateTime <DtTm> Presence: [1..1] "
+           "Definition: Date and time of the status.\n\nReason <Rsn> Presence: [0..1] Definition: Reason."),
+]
+
+
+def _index():
+    words = MessageWords()
+    for chunk in GUIDE:
+        words.add(chunk)
+    return words.freeze()
+
+
+def _hits():
+    return [(f"S{i}", c) for i, c in enumerate(GUIDE)]
+
+
+def test_an_element_only_another_message_has_is_named_missing_from_the_one_asked():
+    index = _index()
+    assert elements_outside_messages("What is the multiplicity of ClearingSystem in camt.039?", _hits(), index) \
+        == ["ClearingSystem in camt.039 (CaseStatusReport)"]
+    # named by the message's name, versioned or not
+    assert elements_outside_messages(
+        "Is ClearingSystem mandatory in a CaseStatusReport message?", _hits(), index) != []
+    assert elements_outside_messages(
+        "How often can ClearingSystem occur in the CaseStatusReportV05 message?", _hits(), index) != []
+    # a one-word element the question capitalises
+    assert elements_outside_messages("Is Assignment mandatory in camt.039?", _hits(), index) \
+        == ["Assignment in camt.039 (CaseStatusReport)"]
+
+
+def test_an_element_of_the_message_or_of_a_component_it_details_elsewhere_is_not_missing():
+    index = _index()
+    assert elements_outside_messages("What is the multiplicity of ClearingSystem in camt.056?", _hits(), index) == []
+    assert elements_outside_messages("Is Assignee mandatory in camt.039?", _hits(), index) == []
+    # Reason is detailed in CaseStatus2, which the CaseStatusReport's Status points to
+    assert elements_outside_messages("Is Reason mandatory in camt.039?", _hits(), index) == []
+
+
+def test_no_check_without_a_named_message_an_element_asked_about_or_a_guide_shown():
+    index = _index()
+    assert elements_outside_messages("What is the multiplicity of ClearingSystem?", _hits(), index) == []
+    # a condition asks about a rule, not about the element itself
+    assert elements_outside_messages("When is ClearingSystem required in camt.039?", _hits(), index) == []
+    # a name no message of the guide has is no element of it: another check's business
+    assert elements_outside_messages("What is the multiplicity of CreditorEnrolment in camt.039?", _hits(),
+                                     index) == []
+    # the guide is not among what the caller was shown: its chapters decide nothing
+    other = [("S0", _chunk(9, [], "Scope", "Another guide.", rulebook="QR"))]
+    assert elements_outside_messages("What is the multiplicity of ClearingSystem in camt.039?", other, index) == []
+    assert elements_outside_messages("What is the multiplicity of ClearingSystem in camt.039?", _hits(), None) == []
+
+
+def test_the_offline_model_refuses_an_element_the_named_message_lacks_and_answers_one_it_has():
+    model = OfflineRulebookModel(min_lexical=0.0, vocabulary=CorpusVocabulary(_Store(GUIDE)))
+    text = model.compose("What is ClearingSystem in the CaseStatusReport message?", "en", _hits())
+    assert text.startswith("[not covered]") and "ClearingSystem in camt.039 (CaseStatusReport)" in text, text
+    text = model.compose("What is ClearingSystem in the FIToFIPaymentCancellationRequest message?", "en", _hits())
+    assert not text.startswith("[not covered]") and "clearing system used to settle" in text, text
