@@ -1000,11 +1000,13 @@ def message_chapter(chunk: ChunkPayload) -> MessageChapter | None:
     heading ("6 camt.030.001.05 NotificationOfCaseAssignmentV05"); None outside such a chapter."""
     top = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title or ""
     m = _MESSAGE_HEADING.search(top)
-    return MessageChapter(m.group(1), m.group(2), m.group(3)) if m else None
+    return MessageChapter(m.group(1), m.group(2).replace(" ", ""), m.group(3)) if m else None
 
 
-# a chapter heading of a message definition report: "6 camt.030.001.05 NotificationOfCaseAssignmentV05"
-_MESSAGE_HEADING = re.compile(r"\b([a-z]{4}\.\d{3})\.\d{3}\.\d{2}\s+([A-Z][A-Za-z]+?)(V\d{1,2})\b")
+# a chapter heading of a message definition report: "6 camt.030.001.05 NotificationOfCaseAssignmentV05"; a
+# long name the PDF wrapped keeps a space where the line broke ("RequestToPayCreditorEnrolmentStatusRepor
+# tV01", "…Amendment RequestV01"): the name's pieces are joined again
+_MESSAGE_HEADING = re.compile(r"\b([a-z]{4}\.\d{3})\.\d{3}\.\d{2}\s+([A-Z][A-Za-z]+?(?: [A-Za-z]+?)?) ?(V\d{1,2})\b")
 # a message's versioned name in a heading ("DebitAuthorisationRequestV07"): questions name it unversioned
 _VERSIONED_NAME = re.compile(r"^([a-z]{6,})v\d{1,2}$")
 

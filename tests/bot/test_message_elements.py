@@ -94,3 +94,14 @@ def test_the_offline_model_refuses_an_element_the_named_message_lacks_and_answer
     assert text.startswith("[not covered]") and "ClearingSystem in camt.039 (CaseStatusReport)" in text, text
     text = model.compose("What is ClearingSystem in the FIToFIPaymentCancellationRequest message?", "en", _hits())
     assert not text.startswith("[not covered]") and "clearing system used to settle" in text, text
+
+
+def test_a_message_heading_the_pdf_wrapped_still_names_its_message():
+    from bot.offline.span_scoring import message_chapter
+
+    wrapped = _chunk(6, ["5 reda.069.001.01 RequestToPayCreditorEnrolmentStatusRepor tV01"], "Structure", "…")
+    split = _chunk(7, ["3 reda.067.001.01 RequestToPayCreditorEnrolmentAmendment RequestV01"], "Structure", "…")
+    assert message_chapter(wrapped)[:2] == ("reda.069", "RequestToPayCreditorEnrolmentStatusReport")
+    assert message_chapter(split)[:2] == ("reda.067", "RequestToPayCreditorEnrolmentAmendmentRequest")
+    assert message_chapter(_chunk(8, ["6 camt.030.001.05 NotificationOfCaseAssignmentV05"], "Scope", "…"))[:2] \
+        == ("camt.030", "NotificationOfCaseAssignment")
