@@ -9,11 +9,12 @@ the other messages' chapters, close in meaning and exact in name. Quoting them a
 message: the guide's answer is that camt.033 has no such element, and the assistant refuses saying so.
 
 The check needs the whole chapter, not what a search showed of it: `MessageWords` holds, per
-(rulebook, message id), every word the chapter's chunks hold (built with the corpus vocabulary,
-`subject_terms.CorpusVocabulary`). An element is missing from a named message when the message's
-chapter never writes the element's name, while another chapter of the same rulebook does (so the
-name is an element of that guide, not a word the question uses for something else). Only messages
-of rulebooks the search showed the caller count: a chapter the caller cannot see decides nothing.
+(rulebook, message id), every word the chapter's chunks hold and the words of the components the
+chapter details elsewhere (built with the corpus vocabulary, `subject_terms.CorpusVocabulary`). An
+element is missing from a named message when neither writes the element's name, while another
+message of the guides does (so the name is a message element, not a word the question uses for
+something else). Only messages of rulebooks the search showed the caller are named: a chapter the
+caller cannot see decides nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.offline.span_scoring import (
     capitalised_names,
     element_names,
     message_chapter,
+    with_unversioned,
 )
 from knowledge.payload import ChunkPayload
 
@@ -40,16 +42,8 @@ _COMPONENT = re.compile(r"^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$")
 MessageKey = tuple[str, str]  # (rulebook_id, message id "camt.033")
 
 
-def chapter_words(chunk: ChunkPayload) -> tuple[MessageKey, str, frozenset[str]] | None:
-    """The chunk's message (key and unversioned name, as the guide writes it) and the folded words of
-    its text and tables; None outside a message's chapter."""
-    message = message_chapter(chunk)
-    if message is None:
-        return None
-    return (chunk.rulebook_id, message.message_id), message.name, _words(chunk)
-
-
 def _words(chunk: ChunkPayload) -> frozenset[str]:
+    """The folded words of the chunk's text and tables."""
     return frozenset(w.casefold() for w in _WORD.findall(" ".join([chunk.text, *chunk.tables_csv])))
 
 
@@ -77,12 +71,11 @@ class MessageWords:
 
     def add(self, chunk: ChunkPayload) -> None:
         refs = {r.casefold() for r in _SEE.findall(chunk.text)}
-        found = chapter_words(chunk)
-        if found is not None:
-            key, name, words = found
-            self._words.setdefault(key, set()).update(words)
+        if (message := message_chapter(chunk)) is not None:
+            key = (chunk.rulebook_id, message.message_id)
+            self._words.setdefault(key, set()).update(_words(chunk))
             self._refs.setdefault(key, set()).update(refs)
-            self._names[key] = name
+            self._names[key] = message.name
         elif (component := _component(chunk)) is not None:
             self._component_words.setdefault((chunk.rulebook_id, component), set()).update(_words(chunk))
             self._component_refs.setdefault((chunk.rulebook_id, component), set()).update(refs)
@@ -113,8 +106,7 @@ class FrozenMessageWords:
         """The messages of these rulebooks the question names, by id ("camt.033") or by name
         ("RequestForDuplicate", versioned or not)."""
         ids = {m.casefold() for m in _MESSAGE_ID.findall(question)}
-        folded = {w.casefold() for w in _WORD.findall(question)}
-        folded |= {re.sub(r"v\d{1,2}$", "", w) for w in folded}
+        folded = with_unversioned({w.casefold() for w in _WORD.findall(question)})
         shown = set(rulebooks)
         return [key for key, name in self.names.items()
                 if key[0] in shown and (key[1] in ids or name.casefold() in folded)]
@@ -123,8 +115,8 @@ class FrozenMessageWords:
 def elements_outside_messages(question: str, hits: Sequence[tuple[str, ChunkPayload]],
                               index: FrozenMessageWords | None) -> list[str]:
     """"<element> in <message id> (<name>)" for each element the question asks about that no message it
-    names has, when another message of the same guide does; [] when the question names no known
-    message or asks about no element."""
+    names has, when another message does; [] when the question names no known message or asks about
+    no element."""
     if index is None or not asks_about_element(question) or asks_for_condition(question):
         return []
     messages = index.named(question, {chunk.rulebook_id for _, chunk in hits})

@@ -529,7 +529,7 @@ class OfflineRulebookModel(BaseChatModel):
         # an element of another message than the one the question names ("InterbankSettlementAmount of
         # camt.033"): the other messages' rows and records would answer for the wrong message
         absent += elements_outside_messages(
-            query, hits, self.vocabulary.message_words() if hasattr(self.vocabulary, "message_words") else None)
+            query, hits, self.vocabulary.message_words() if self.vocabulary is not None else None)
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
