@@ -58,6 +58,7 @@ from knowledge.bm25 import Bm25Encoder  # noqa: E402
 from knowledge.edge_store import EdgeStore  # noqa: E402
 from knowledge.hybrid_search import HybridSearch  # noqa: E402
 from knowledge.store import DENSE_VECTOR, StoredChunk  # noqa: E402
+from knowledge.store_copy import copy_store_dir  # noqa: E402
 
 DIM = 384
 ROLES = ("operations",)
@@ -127,7 +128,7 @@ def real2_collection(work: Path, source: Path, limit: int) -> Collection | str:
     target = work / "real2" / "qdrant"
     if not (target / "rulebooks" / "edge_config.json").exists():
         shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(index, target)
+        copy_store_dir(index, target)
     questions = [json.loads(line)["question"] for line in
                  (REPO_ROOT / "evals" / "golden" / "e2e_real2.jsonl").read_text(encoding="utf-8").splitlines()
                  if line.strip()]

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from knowledge.store_copy import copy_store_dir
+
 REPO = Path(__file__).resolve().parents[2]
 PROMPTFOO = REPO / ".ci" / "node" / "node_modules" / ".bin" / "promptfoo"
 IDS = ("s-ps04-01", "s-ps02-04", "s-no-01")
@@ -35,7 +37,7 @@ def test_promptfoo_runs_the_golden_set_offline(sample_index, tmp_path):
     # The embedded store admits one process at a time; the provider runs in promptfoo's own
     # Python process, so it gets a copy of the session's index.
     data_dir = tmp_path / "data"
-    shutil.copytree(sample_index.data_dir, data_dir)
+    copy_store_dir(sample_index.data_dir, data_dir)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RULEBOOK_", "PROMPTFOO_"))}
     env.update({
         "PROMPTFOO_DISABLE_TELEMETRY": "1", "PROMPTFOO_DISABLE_UPDATE": "1", "PROMPTFOO_DISABLE_SHARING": "1",

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from knowledge.store_copy import copy_store_dir
 from tests.conftest import REPO_ROOT, SAMPLE_CORPUS
 from tests.load.test_http_hardening import _free_port
 
@@ -43,9 +44,8 @@ def _no_trace(result: subprocess.CompletedProcess[str]) -> None:
 def index_copy(sample_index, tmp_path) -> Path:
     """A private copy of the indexed sample corpus, so a subprocess may hold its store."""
     target = tmp_path / "data"
-    shutil.copytree(sample_index.data_dir, target,
-                    ignore=shutil.ignore_patterns("*.lock", "events*", "events_spill"))
-    return target
+    return copy_store_dir(sample_index.data_dir, target,
+                          ignore=shutil.ignore_patterns("*.lock", "events*", "events_spill"))
 
 
 class Serving:
