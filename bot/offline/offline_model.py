@@ -113,6 +113,7 @@ from bot.offline.span_scoring import (
     is_heading,
     is_list_item,
     is_record,
+    message_names,
     next_list_marker,
     parse_table,
     purpose_identifiers,
@@ -843,7 +844,8 @@ def _message_chapter(question: str, hits: Sequence[tuple[str, ChunkPayload]]) ->
         if not chunk.section_path:
             continue
         top = chunk.parent_titles[0] if chunk.parent_titles else chunk.section_title
-        heading = _top_names(top)
+        # message_names reads a name the PDF wrapped ("…Amendment RequestV01") as the guide means it
+        heading = _top_names(top) | message_names([chunk])
         if any(n in heading or any(h.startswith(n + ".") for h in heading) for n in names):
             return chunk.rulebook_id, chunk.section_path[0]
     return None

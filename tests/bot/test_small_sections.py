@@ -125,6 +125,10 @@ def test_a_question_about_an_element_of_a_named_message_reads_that_messages_chap
     assert _message_chapter("Which building blocks make up reda.070?", hits) == ("RTP", "6")
     # a question about what the message is for, not about one of its elements, reads no chapter
     assert _message_chapter("Who sends a RequestToPayDebtorActivationRequest?", hits) is None
+    # a long name the PDF wrapped in the chapter heading still names the message the question asks about
+    wrapped = chunk(40, ["3", "3.2"], "Structure", ["3 reda.067.001.01 RequestToPayCreditorEnrolmentAmendment RequestV01"])
+    question = "How many creditor enrolments can one RequestToPayCreditorEnrolmentAmendmentRequest carry?"
+    assert _message_chapter(question, [("S1", other), ("S3", wrapped)]) == ("RTP", "3")
 
 
 def test_the_record_of_the_attribute_a_quote_points_to_is_the_first_table_shown():
