@@ -22,6 +22,11 @@ elsewhere ("see "CaseAssignment5" on page 229"), writes the element's name
 (`bot.offline.message_elements`, the same reading the assistant's check uses: this family measures
 the answer path, not that reading, which its unit tests pin).
 
+Two more families ask the first and the third in a user's words, the element's name spelled out
+("Is the interbank settlement amount mandatory in a FIToFIPaymentCancellationRequest message?", "How
+often can the case assignment occur in camt.039?"): `spelled` (answerable, from the structure rows)
+and `spelled_absent` (refused, from the absent pairs); names of one word are not asked this way.
+
 The truth is read from the table or the record, so nobody chose a question after seeing an answer. It is the
 issue's "identifier lookups in message guides" kind at scale: an element recurs in many messages
 (Assignee is in nearly every E&I message), and only the named message's row or record answers.
@@ -63,6 +68,13 @@ WORDINGS = (
 DEFINITION_WORDINGS = (
     "What is {name} in the {message_name} message?",
     "What does the element {name} of {message_id} hold?",
+)
+# the same element spelled out in words, as a user who has not read the guide writes it ("Is the
+# interbank settlement amount mandatory …?"): only names of two words or more, since one word spelled
+# is the name itself
+SPELLED_WORDINGS = (
+    "Is the {spelled} mandatory in a {message_name} message?",
+    "How often can the {spelled} occur in {message_id}?",
 )
 DEFINITION_CHARS = 60  # the start of a definition the answer must state (long ones wrap across lines)
 # an element's record as the guides print it: "5.4.3 CreditorAgent <CdtrAgt> Presence: [0..1] Definition: …"
@@ -155,34 +167,53 @@ def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed
     """`per_split` questions of each split and family, sampled with `seed`, leaving out elements
     `asked` names (the golden sets' question texts); a family's wordings take turns."""
     questions: list[GoldenQuestion] = []
-    for family, wordings in (("multiplicity", WORDINGS), ("definition", DEFINITION_WORDINGS),
-                             ("absent", WORDINGS + DEFINITION_WORDINGS)):
+    for family, wordings in FAMILY_WORDINGS.items():
+        source = SPELLED_SOURCE.get(family, family)
         for split in ("dev", "test"):
-            pool = sorted((r for r in rows if r.family == family and split_of(r) == split and r.element not in asked),
+            pool = sorted((r for r in rows if r.family == source and split_of(r) == split and r.element not in asked
+                           and (source == family or len(name_words(r.element)) > 1)),
                           key=lambda r: (r.message_id, r.element))
             random.Random(seed).shuffle(pool)
             for index, row in enumerate(pool[:per_split]):
                 wording = wordings[index % len(wordings)]
-                text = wording.format(name=row.element, message_id=row.message_id, message_name=row.message_name)
-                qid = f"el-{family[:3]}-{split}-{index:03d}-{row.message_id}-{row.element}"
-                if family == "absent":
+                text = wording.format(name=row.element, spelled=" ".join(name_words(row.element)),
+                                      message_id=row.message_id, message_name=row.message_name)
+                qid = f"el-{FAMILY_CODES[family]}-{split}-{index:03d}-{row.message_id}-{row.element}"
+                if source == "absent":
                     questions.append(GoldenQuestion(id=qid, question=text, language="en", corpus="real2",
                                                     answerable=False, categories=["nonexistent"], split=split))
                     continue
                 questions.append(GoldenQuestion(
                     id=qid, question=text, language="en", corpus="real2",
                     expected=[{"rulebook_id": row.rulebook_id, "pages": list(row.pages)}],
-                    must_contain=[row.stated], categories=["table" if family == "multiplicity" else "definition"],
+                    must_contain=[row.stated], categories=["table" if source == "multiplicity" else "definition"],
                     split=split))
     return questions
 
 
-ALL_WORDINGS = WORDINGS + DEFINITION_WORDINGS
-FAMILIES = ("multiplicity", "definition", "absent")
+def name_words(element: str) -> list[str]:
+    """An element's name as words ("InterbankSettlementAmount" -> interbank, settlement, amount)."""
+    return [w.lower() for w in re.findall(r"[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]+", element)]
+
+
+FAMILY_WORDINGS = {
+    "multiplicity": WORDINGS,
+    "definition": DEFINITION_WORDINGS,
+    "absent": WORDINGS + DEFINITION_WORDINGS,
+    "spelled": SPELLED_WORDINGS,  # multiplicity rows, the element spelled out
+    "spelled_absent": SPELLED_WORDINGS,  # absent pairs, the element spelled out
+}
+SPELLED_SOURCE = {"spelled": "multiplicity", "spelled_absent": "absent"}  # the rows a spelled family asks
+FAMILY_CODES = {"multiplicity": "mul", "definition": "def", "absent": "abs", "spelled": "spl", "spelled_absent": "spa"}
+FAMILIES = tuple(FAMILY_WORDINGS)
+ALL_WORDINGS = WORDINGS + DEFINITION_WORDINGS + SPELLED_WORDINGS
 
 
 def wording_of(question: GoldenQuestion) -> int:
-    return next(i for i, w in enumerate(ALL_WORDINGS) if question.question.startswith(w.split("{")[0]))
+    """The wording a question was asked in: the longest wording whose fixed start it has ("Is the …"
+    before "Is …")."""
+    starts = [(len(w.split("{")[0]), i) for i, w in enumerate(ALL_WORDINGS) if question.question.startswith(w.split("{")[0])]
+    return max(starts)[1]
 
 
 def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult]) -> dict[str, Any]:
@@ -208,7 +239,8 @@ def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult
             "by_wording": [figures([r for r in part if wording_of(by_id[r.id]) == i]) for i in range(len(ALL_WORDINGS))]}
     for family in FAMILIES:
         out["families"][family] = {
-            split: figures([r for r in results if by_id[r.id].split == split and r.id.startswith(f"el-{family[:3]}-")])
+            split: figures([r for r in results if by_id[r.id].split == split
+                            and r.id.startswith(f"el-{FAMILY_CODES[family]}-")])
             for split in ("dev", "test")}
     out["failing"] = {split: [r.id for r in results if by_id[r.id].split == split and not _right(r)]
                       for split in ("dev", "test")}

@@ -105,3 +105,44 @@ def test_a_message_heading_the_pdf_wrapped_still_names_its_message():
     assert message_chapter(split)[:2] == ("reda.067", "RequestToPayCreditorEnrolmentAmendmentRequest")
     assert message_chapter(_chunk(8, ["6 camt.030.001.05 NotificationOfCaseAssignmentV05"], "Scope", "…"))[:2] \
         == ("camt.030", "NotificationOfCaseAssignment")
+
+
+def test_an_element_spelled_out_in_words_is_checked_like_its_name():
+    index = _index()
+    # "clearing system" is ClearingSystem, which only the cancellation request has
+    assert elements_outside_messages("Is the clearing system mandatory in a CaseStatusReport message?", _hits(),
+                                     index) == ["clearing system in camt.039 (CaseStatusReport)"]
+    assert elements_outside_messages("How often can the clearing system occur in camt.056?", _hits(), index) == []
+    # words no message writes run together name no element: nothing to check
+    assert elements_outside_messages("Is the settlement date mandatory in camt.039?", _hits(), index) == []
+
+
+def test_the_longest_name_a_question_spells_is_the_element_it_asks_about():
+    words = MessageWords()
+    for chunk in GUIDE + [_chunk(6, [CXL], "Structure", "Structure",
+                                 ["Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n"
+                                  ",SystemStatus <SysSts>,[0..1],±,,302\n,InstructedAmount <InstdAmt>,[0..1],±,,303\n"])]:
+        words.add(chunk)
+    index = words.freeze()
+    # "clearing system status" holds ClearingSystem and SystemStatus: both are names, neither within the other
+    assert index.spelled_elements("Is the clearing system status mandatory?") == {"clearingsystem", "systemstatus"}
+    # "the instructed amount" is InstructedAmount, with or without its article
+    assert index.spelled_elements("How often can the instructed amount occur?") == {"instructedamount"}
+
+
+def test_a_long_name_spelled_out_is_checked_whole_not_by_a_shorter_name_inside_it():
+    long_name = "OriginalPaymentInformationAndCancellation"
+    words = MessageWords()
+    for chunk in GUIDE + [_chunk(6, [CXL], "Structure", "Structure",
+                                 ["Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n"
+                                  f",{long_name} <OrgnlPmtInfAndCxl>,[0..*],±,,304\n"]),
+                          _chunk(7, [CSR], "Structure", "Structure",
+                                 ["Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n"
+                                  ",PaymentInformation <PmtInf>,[0..1],±,,232\n"])]:
+        words.add(chunk)
+    index = words.freeze()
+    question = "Is the original payment information and cancellation mandatory in camt.039?"
+    # five words: the whole name, not PaymentInformation, which camt.039 has
+    assert index.spelled_elements(question) == {long_name.casefold()}
+    assert elements_outside_messages(question, [(f"S{i}", c) for i, c in enumerate(GUIDE)], index) \
+        == ["original payment information and cancellation in camt.039 (CaseStatusReport)"]

@@ -72,7 +72,7 @@ def test_right_means_answered_on_the_right_page_with_the_multiplicity():
                _result(questions[2].id, "refused", False, False)]
     figures = report(questions, results)["splits"]["dev"]
     assert (figures["questions"], figures["answered"], figures["right_page"], figures["right"]) == (3, 2, 1, 1)
-    assert [w["right"] for w in figures["by_wording"]] == [1, 0, 0, 0, 0]  # three wordings asked, two not
+    assert [w["right"] for w in figures["by_wording"]] == [1, 0, 0, 0, 0, 0, 0]  # three wordings asked, four not
 
 
 def test_each_element_record_of_a_messages_chapter_is_a_question_about_what_it_is():
@@ -111,3 +111,26 @@ def test_an_element_another_message_has_is_an_unanswerable_question_about_the_me
     # refused is right; an answer (any answer: it quotes another message's element) is not
     assert sum(f["right"] for f in figures.values()) == 1
     assert sum(f["answered"] for f in figures.values()) == len(questions) - 1
+
+
+def test_the_spelled_families_ask_multi_word_elements_in_words_and_know_their_wording():
+    from evals.element_probe import ALL_WORDINGS, name_words, wording_of
+
+    assert name_words("InterbankSettlementAmount") == ["interbank", "settlement", "amount"]
+    assert name_words("AnyBIC") == ["any", "bic"]
+    rows = [ElementRow("EI", "camt.039", "CaseStatusReport", name, "[0..1]", (118,))
+            for name in ("Assignee", "Creator", "CaseStatus", "ClearingSystem", "InterbankSettlementAmount",
+                         "Reason", "DateTime", "OriginalInstructionIdentification")]
+    rows += [replace(row, family="absent", stated="", pages=()) for row in rows]
+    questions = probe_questions(rows, per_split=8, seed=1)
+    spelled = [q for q in questions if q.id.startswith(("el-spl-", "el-spa-"))]
+    # one-word names are not spelled (that would be the name itself)
+    assert spelled and not any(w in q.id for q in spelled for w in ("-Assignee", "-Creator", "-Reason"))
+    assert all(q.question.startswith(("Is the ", "How often can the ")) for q in spelled)
+    assert any("interbank settlement amount" in q.question for q in spelled)
+    assert all(q.answerable == q.id.startswith("el-spl-") for q in spelled)
+    for q in spelled:
+        assert ALL_WORDINGS[wording_of(q)].startswith(q.question.split(" ")[0] + " " + q.question.split(" ")[1])
+    # a name-first wording stays its own ("Is Assignee mandatory …" is not "Is the … mandatory …")
+    named = next(q for q in questions if q.question.startswith("Is ") and not q.question.startswith("Is the "))
+    assert ALL_WORDINGS[wording_of(named)] == "Is {name} mandatory in a {message_name} message?"
