@@ -25,7 +25,9 @@ the answer path, not that reading, which its unit tests pin).
 Two more families ask the first and the third in a user's words, the element's name spelled out
 ("Is the interbank settlement amount mandatory in a FIToFIPaymentCancellationRequest message?", "How
 often can the case assignment occur in camt.039?"): `spelled` (answerable, from the structure rows)
-and `spelled_absent` (refused, from the absent pairs); names of one word are not asked this way.
+and `spelled_absent` (refused, from the absent pairs); names of one word are not asked this way. The
+assistant's check reads run-together names only, so `spelled_absent` measures what it leaves open (see
+`bot.offline.message_elements` for why words are not checked).
 
 The truth is read from the table or the record, so nobody chose a question after seeing an answer. It is the
 issue's "identifier lookups in message guides" kind at scale: an element recurs in many messages
