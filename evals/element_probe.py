@@ -52,7 +52,7 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.offline.message_elements import MessageWords
 from bot.offline.span_scoring import MessageChapter, message_chapter
@@ -169,18 +169,18 @@ def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed
     """`per_split` questions of each split and family, sampled with `seed`, leaving out elements
     `asked` names (the golden sets' question texts); a family's wordings take turns."""
     questions: list[GoldenQuestion] = []
-    for family, wordings in FAMILY_WORDINGS.items():
-        source = SPELLED_SOURCE.get(family, family)
+    for family in FAMILIES.values():
+        source, wordings = family.rows, family.wordings
         for split in ("dev", "test"):
             pool = sorted((r for r in rows if r.family == source and split_of(r) == split and r.element not in asked
-                           and (source == family or len(name_words(r.element)) > 1)),
+                           and (not family.spelled or len(name_words(r.element)) > 1)),
                           key=lambda r: (r.message_id, r.element))
             random.Random(seed).shuffle(pool)
             for index, row in enumerate(pool[:per_split]):
                 wording = wordings[index % len(wordings)]
                 text = wording.format(name=row.element, spelled=" ".join(name_words(row.element)),
                                       message_id=row.message_id, message_name=row.message_name)
-                qid = f"el-{FAMILY_CODES[family]}-{split}-{index:03d}-{row.message_id}-{row.element}"
+                qid = f"el-{family.code}-{split}-{index:03d}-{row.message_id}-{row.element}"
                 if source == "absent":
                     questions.append(GoldenQuestion(id=qid, question=text, language="en", corpus="real2",
                                                     answerable=False, categories=["nonexistent"], split=split))
@@ -198,16 +198,20 @@ def name_words(element: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]+", element)]
 
 
-FAMILY_WORDINGS = {
-    "multiplicity": WORDINGS,
-    "definition": DEFINITION_WORDINGS,
-    "absent": WORDINGS + DEFINITION_WORDINGS,
-    "spelled": SPELLED_WORDINGS,  # multiplicity rows, the element spelled out
-    "spelled_absent": SPELLED_WORDINGS,  # absent pairs, the element spelled out
+class Family(NamedTuple):
+    code: str  # in the question ids: "el-mul-dev-006-…"
+    rows: str  # the `ElementRow.family` it asks about
+    wordings: tuple[str, ...]
+    spelled: bool = False  # the element spelled out in words (names of two words or more)
+
+
+FAMILIES = {
+    "multiplicity": Family("mul", "multiplicity", WORDINGS),
+    "definition": Family("def", "definition", DEFINITION_WORDINGS),
+    "absent": Family("abs", "absent", WORDINGS + DEFINITION_WORDINGS),
+    "spelled": Family("spl", "multiplicity", SPELLED_WORDINGS, spelled=True),
+    "spelled_absent": Family("spa", "absent", SPELLED_WORDINGS, spelled=True),
 }
-SPELLED_SOURCE = {"spelled": "multiplicity", "spelled_absent": "absent"}  # the rows a spelled family asks
-FAMILY_CODES = {"multiplicity": "mul", "definition": "def", "absent": "abs", "spelled": "spl", "spelled_absent": "spa"}
-FAMILIES = tuple(FAMILY_WORDINGS)
 ALL_WORDINGS = WORDINGS + DEFINITION_WORDINGS + SPELLED_WORDINGS
 
 
@@ -239,10 +243,10 @@ def report(questions: Sequence[GoldenQuestion], results: Sequence[QuestionResult
         part = [r for r in results if by_id[r.id].split == split and by_id[r.id].answerable]
         out["splits"][split] = figures(part) | {
             "by_wording": [figures([r for r in part if wording_of(by_id[r.id]) == i]) for i in range(len(ALL_WORDINGS))]}
-    for family in FAMILIES:
-        out["families"][family] = {
+    for name, family in FAMILIES.items():
+        out["families"][name] = {
             split: figures([r for r in results if by_id[r.id].split == split
-                            and r.id.startswith(f"el-{FAMILY_CODES[family]}-")])
+                            and r.id.startswith(f"el-{family.code}-")])
             for split in ("dev", "test")}
     out["failing"] = {split: [r.id for r in results if by_id[r.id].split == split and not _right(r)]
                       for split in ("dev", "test")}

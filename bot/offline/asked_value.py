@@ -106,6 +106,13 @@ def asked_value(question: str) -> str | None:
     return None
 
 
+def asked_slot(question: str, fact: str | None) -> str | None:
+    """The kind of value a question asks for (`asked_value`) as the evidence-coverage checks use it: a
+    question asking for an identifier ("Which message …?", `span_scoring.asked_fact`) wants no amount
+    or time."""
+    return asked_value(question) if fact != "identifier" else None
+
+
 # -- what a passage holds ------------------------------------------------------------------------
 _NO_LIMIT = re.compile(
     r"\b(not\s+(fixed|limited|restricted)|no\s+(limit|limitation|maximum|minimum|restriction)s?|"

@@ -70,7 +70,7 @@ from bot.gate.instruction_spans import document_text_only
 from bot.gate.refusal import mentioned
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
-from bot.offline.asked_value import asked_unit, asked_value, holds_value
+from bot.offline.asked_value import asked_slot, asked_unit, holds_value
 from bot.offline.cross_reference import (
     SectionReference,
     asked_section,
@@ -551,7 +551,7 @@ class OfflineRulebookModel(BaseChatModel):
                             False, best_dense(False), *_agreement(spans), asks,
                             max((d for sp in spans if sp.holds_asked_fact for d in (sp.dense, sp.dense_full)
                                  if d is not None), default=None),
-                            slot=asked_value(query) if asks != "identifier" else None,
+                            slot=asked_slot(query, asks),
                             max_dense_slot=max((d for sp in spans if sp.holds_value for d in (sp.dense, sp.dense_full)
                                                 if d is not None), default=None),
                             slot_held=any(sp.holds_value for sp in spans),

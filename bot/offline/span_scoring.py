@@ -43,7 +43,7 @@ import numpy as np
 from cachetools import LRUCache, cached
 
 from bot.gate.claims import extract_claims
-from bot.offline.asked_value import asked_unit, asked_value, holds_value
+from bot.offline.asked_value import asked_slot, asked_unit, holds_value
 from bot.offline.section_opening import OPENING_SPANS, asks_purpose, opening_chunk_ids
 from bot.offline.span_ranker import WEIGHTS, weighted
 from knowledge.bm25 import compound_parts, tokenize
@@ -1092,7 +1092,7 @@ class SpanScorer:
         # (a document's own name counts: "IID" names the QR-IID guide and titles its section "1.3.1 IID")
         titled = terms | _acronyms(query) if asks_definition(query) or asks_meaning(query) else set()
         kind = asked_fact(query)
-        slot = asked_value(query) if kind != "identifier" else None
+        slot = asked_slot(query, kind)
         unit = asked_unit(query)
         if kind is None and focused != query:
             kind = "quantity"  # "what is the <attribute> of <a named product>" asks for the product's value
