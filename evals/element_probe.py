@@ -26,8 +26,11 @@ Two more families ask the first and the third in a user's words, the element's n
 ("Is the interbank settlement amount mandatory in a FIToFIPaymentCancellationRequest message?", "How
 often can the case assignment occur in camt.039?"): `spelled` (answerable, from the structure rows)
 and `spelled_absent` (refused, from the absent pairs); names of one word are not asked this way. The
-assistant's check reads run-together names only, so `spelled_absent` measures what it leaves open (see
-`bot.offline.message_elements` for why words are not checked).
+assistant reads words more warily than names (`bot.offline.message_elements`): a pair whose message
+writes the element's words inside another name ("payment information cancellation" inside a longer
+name) is answered, so `spelled_absent` cannot reach every pair, and it is built from exact names, not
+from the check's reading: it measures the answer path, and the golden sets' real wording measures the
+reading (no golden question is flagged).
 
 The truth is read from the table or the record, so nobody chose a question after seeing an answer. It is the
 issue's "identifier lookups in message guides" kind at scale: an element recurs in many messages

@@ -16,12 +16,16 @@ message of the guides does (so the name is a message element, not a word the que
 something else). Only messages of rulebooks the search showed the caller are named: a chapter the
 caller cannot see decides nothing.
 
-An element spelled out in words ("the interbank settlement amount") is not checked. Matching the
-question's runs of words against the names the guides write run together refused every such
-generated question right, but the only golden questions it flagged were answerable ones: users'
-words run into names that are not the element asked (a message's name spelled out holds another
-message's element, CreditorEnrolment in "creditor enrolment cancellation request"; a message's name
-beside the element's near-miss spelling, where the message writes ClaimNonReceiptRejectReason1Choice).
+An element spelled out in words ("Is the interbank settlement amount mandatory in camt.033?") is
+checked too, more warily, because users' words run into names that are not the element asked:
+- the words must spell, whole, the name of an element some message lists with its XML tag
+  ("InterbankSettlementAmount <IntrBkSttlmAmt>"), the longest such run only: message, type and
+  component names are not elements a user asks about;
+- the named message has it when any name its chapter or components write holds the element's words
+  in a row, stem by stem ("rejection reason" in ClaimNonReceiptRejectReason1Choice, "creditor
+  enrolment" in CreditorEnrolmentCancellationRequest): a user who spells an element rarely spells
+  it as the guide does, and a near miss must not refuse a question the guide answers.
+A name written run together is matched exactly, as the guide writes it.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ from bot.offline.span_scoring import (
     capitalised_names,
     element_names,
     message_chapter,
+    spelled_element_names,
     with_unversioned,
 )
+from knowledge.bm25 import compound_parts, tokenize
 from knowledge.payload import ChunkPayload
 
 # "camt.033", "camt.033.001.05": a message's id as questions write it (its version parts optional)
@@ -46,12 +52,32 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 _SEE = re.compile(r"\bsee\s+[\"“]?([A-Z][A-Za-z0-9]+)[\"”]?\s+on\s+page\b")
 _COMPONENT = re.compile(r"^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$")
 
+# an element as the structure tables and records list it, with its XML tag ("CreditorAgent <CdtrAgt>")
+_TAGGED = re.compile(r"\b([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)\s*<[A-Za-z0-9]+>")
 MessageKey = tuple[str, str]  # (rulebook_id, message id "camt.033")
+# the words of the longest element names ("NumberOfTransactionsPerCancellationStatus": 6): a shorter
+# run inside one ("cancellation status") is another element. Longer than the span scorer's runs,
+# because here a run counts only when it spells a tagged element's name whole
+MAX_NAME_WORDS = 8
 
 
 def _words(chunk: ChunkPayload) -> frozenset[str]:
     """The folded words of the chunk's text and tables."""
     return frozenset(w.casefold() for w in _WORD.findall(" ".join([chunk.text, *chunk.tables_csv])))
+
+
+def _name_stems(text: str, memo: dict[str, str]) -> set[str]:
+    """The run-together names of a text as their words' stems (ClaimNonReceiptRejectReason1Choice ->
+    " claim non receipt reject reason choic "), space-padded so that a name's words in a row are a
+    substring."""
+    stems = set()
+    for word in _WORD.findall(text):
+        if word not in memo:
+            parts = compound_parts(word)
+            memo[word] = f" {' '.join(tokenize(' '.join(parts), 'en'))} " if len(parts) > 1 else ""
+        if memo[word]:
+            stems.add(memo[word])
+    return stems
 
 
 def _component(chunk: ChunkPayload) -> str | None:
@@ -75,6 +101,9 @@ class MessageWords:
         self._refs: dict[MessageKey, set[str]] = {}
         self._component_words: dict[tuple[str, str], set[str]] = {}
         self._component_refs: dict[tuple[str, str], set[str]] = {}
+        self._stems: dict[tuple[str, str], set[str]] = {}  # by message key or (rulebook, component)
+        self._elements: dict[str, str] = {}  # folded -> as listed ("CreditorAgent")
+        self._memo: dict[str, str] = {}
 
     def add(self, chunk: ChunkPayload) -> None:
         refs = {r.casefold() for r in _SEE.findall(chunk.text)}
@@ -84,30 +113,56 @@ class MessageWords:
             self._refs.setdefault(key, set()).update(refs)
             self._names[key] = message.name
         elif (component := _component(chunk)) is not None:
-            self._component_words.setdefault((chunk.rulebook_id, component), set()).update(_words(chunk))
-            self._component_refs.setdefault((chunk.rulebook_id, component), set()).update(refs)
+            key = (chunk.rulebook_id, component)
+            self._component_words.setdefault(key, set()).update(_words(chunk))
+            self._component_refs.setdefault(key, set()).update(refs)
+        else:
+            return
+        # ... and a message's own name, which its heading writes ("the creditor enrolment cancellation request")
+        written = " ".join([chunk.text, *chunk.tables_csv, message.name if message is not None else ""])
+        self._stems.setdefault(key, set()).update(_name_stems(written, self._memo))
+        for table_or_text in [chunk.text, *chunk.tables_csv]:
+            self._elements.update((name.casefold(), name) for name in _TAGGED.findall(table_or_text))
 
     def freeze(self) -> FrozenMessageWords:
         words: dict[MessageKey, frozenset[str]] = {}
+        stems: dict[MessageKey, frozenset[str]] = {}
         for key, own in self._words.items():
-            held, seen, todo = set(own), set(), list(self._refs.get(key, ()))
+            held, named, seen, todo = set(own), set(self._stems.get(key, ())), set(), list(self._refs.get(key, ()))
             while todo:
                 component = (key[0], todo.pop())
                 if component in seen:
                     continue
                 seen.add(component)
                 held |= self._component_words.get(component, set())
+                named |= self._stems.get(component, set())
                 todo += self._component_refs.get(component, ())
-            words[key] = frozenset(held)
-        return FrozenMessageWords(words, dict(self._names))
+            words[key], stems[key] = frozenset(held), frozenset(named)
+        return FrozenMessageWords(words, dict(self._names), stems, dict(self._elements))
 
 
 class FrozenMessageWords:
     """The read-only index questions share across threads."""
 
-    def __init__(self, words: Mapping[MessageKey, frozenset[str]], names: Mapping[MessageKey, str]) -> None:
+    def __init__(self, words: Mapping[MessageKey, frozenset[str]], names: Mapping[MessageKey, str],
+                 name_stems: Mapping[MessageKey, frozenset[str]] | None = None,
+                 elements: Mapping[str, str] | None = None) -> None:
         self.words = words
         self.names = names
+        self.name_stems = name_stems or {}
+        self.elements = elements or {}
+
+    def spelled_elements(self, question: str) -> set[str]:
+        """The tagged element names the question spells out in words ("the interbank settlement amount"
+        -> interbanksettlementamount), the longest only ("settlementamount" is part of that one)."""
+        known = {run for run in spelled_element_names(question, MAX_NAME_WORDS) if run in self.elements}
+        return {run for run in known if not any(run != other and run in other for other in known)}
+
+    def holds_words_of(self, key: MessageKey, element: str) -> bool:
+        """Does a name the message's chapter or components write hold the element's words in a row,
+        stem by stem ("RejectionReason" in ClaimNonReceiptRejectReason1Choice)?"""
+        wanted = f" {' '.join(tokenize(' '.join(compound_parts(self.elements.get(element, element))), 'en'))} "
+        return wanted.strip() != "" and any(wanted in name for name in self.name_stems.get(key, ()))
 
     def named(self, question: str, rulebooks: Iterable[str]) -> list[MessageKey]:
         """The messages of these rulebooks the question names, by id ("camt.033") or by name
@@ -134,17 +189,33 @@ def elements_outside_messages(question: str, hits: Sequence[tuple[str, ChunkPayl
     if not asked:
         # a one-word element the question capitalises ("Is Assignee mandatory in camt.039?")
         asked = capitalised_names(question) - message_names
+    spelled = set()
+    if not asked:
+        # ... or one it spells out in words (see the module docstring for why this is read warily)
+        asked = spelled = index.spelled_elements(question) - message_names
     missing = []
     for element in sorted(asked):
         if any(element in index.words[key] for key in messages):
             continue
+        if element in spelled and any(index.holds_words_of(key, element) for key in messages):
+            continue
         elsewhere = any(element in words for key, words in index.words.items() if key not in messages)
         if elsewhere:
             where = " / ".join(f"{key[1]} ({index.names[key]})" for key in messages)
-            missing.append(f"{_as_written(element, question)} in {where}")
+            missing.append(f"{_as_written(element, question, index.elements.get(element, element))} in {where}")
     return missing
 
 
-def _as_written(folded: str, question: str) -> str:
-    """The question's own spelling of a folded name ("InterbankSettlementAmount")."""
-    return next((w for w in _WORD.findall(question) if w.casefold() == folded), folded)
+def _as_written(folded: str, question: str, listed: str) -> str:
+    """The question's own spelling of a folded name: one word ("InterbankSettlementAmount") or the
+    words it spelled it in ("interbank settlement amount"); else the name as the guide lists it."""
+    words = list(_WORD.finditer(question))
+    for start in range(len(words)):
+        joined = ""
+        for end in range(start, len(words)):
+            joined += words[end].group().casefold()
+            if joined == folded:
+                return question[words[start].start():words[end].end()]
+            if not folded.startswith(joined):
+                break
+    return listed

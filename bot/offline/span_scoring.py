@@ -811,16 +811,16 @@ _ARTICLES = frozenset({"the", "a", "an", "de", "het", "een", "le", "la", "les", 
                        "ein", "eine"})
 
 
-def spelled_element_names(text: str) -> set[str]:
+def spelled_element_names(text: str, longest: int = MAX_SPELLED_WORDS) -> set[str]:
     """The element names a question may spell out in words ("the merchant category code" ->
-    merchantcategorycode, "case status" -> casestatus): every run of two to four consecutive words,
+    merchantcategorycode, "case status" -> casestatus): every run of two to `longest` consecutive words,
     folded and joined. A message guide keys its rows and records by the run-together name, and a
     user writes the words; `defines` matches a name only as a row's key cell or a record's head, so
     a run that is no element's name matches nothing."""
     words = re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", _fold(text)))  # "the creditor's instruction"
     # ... and the same words without articles: "the instruction for the debtor agent" is InstructionForDebtorAgent
     runs = {"".join(seq[i:i + n]) for seq in (words, [w for w in words if w not in _ARTICLES])
-            for n in range(2, MAX_SPELLED_WORDS + 1) for i in range(len(seq) - n + 1)
+            for n in range(2, longest + 1) for i in range(len(seq) - n + 1)
             if all(len(w) > 1 for w in seq[i:i + n])}
     # "how many address lines": a guide names the element in the singular (AddressLine)
     return runs | {run[:-1] for run in runs if run.endswith("s") and not run.endswith("ss")}

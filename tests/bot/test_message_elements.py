@@ -105,3 +105,71 @@ def test_a_message_heading_the_pdf_wrapped_still_names_its_message():
     assert message_chapter(split)[:2] == ("reda.067", "RequestToPayCreditorEnrolmentAmendmentRequest")
     assert message_chapter(_chunk(8, ["6 camt.030.001.05 NotificationOfCaseAssignmentV05"], "Scope", "…"))[:2] \
         == ("camt.030", "NotificationOfCaseAssignment")
+
+
+def _with(*extra: ChunkPayload):
+    words = MessageWords()
+    for chunk in [*GUIDE, *extra]:
+        words.add(chunk)
+    return words.freeze()
+
+
+def _structure(index: int, heading: str, *rows: str) -> ChunkPayload:
+    return _chunk(index, [heading], "Structure", "Structure",
+                  ["Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n" + "".join(f",{r},[0..1],±,,300\n"
+                                                                                      for r in rows)])
+
+
+def test_an_element_spelled_out_in_words_is_checked_like_its_name():
+    index = _index()
+    # "clearing system" is ClearingSystem, which only the cancellation request lists
+    assert elements_outside_messages("Is the clearing system mandatory in a CaseStatusReport message?", _hits(),
+                                     index) == ["clearing system in camt.039 (CaseStatusReport)"]
+    assert elements_outside_messages("How often can the clearing system occur in camt.056?", _hits(), index) == []
+    # words no message lists as an element name nothing: "case status" is a component (CaseStatus2) and
+    # "settlement date" is written nowhere
+    assert elements_outside_messages("Is the case status mandatory in camt.056?", _hits(), index) == []
+    assert elements_outside_messages("Is the settlement date mandatory in camt.039?", _hits(), index) == []
+    # the refusal of the model names the words the user wrote
+    model = OfflineRulebookModel(min_lexical=0.0, vocabulary=CorpusVocabulary(_Store(GUIDE)))
+    text = model.compose("Is the clearing system mandatory in a CaseStatusReport message?", "en", _hits())
+    assert text.startswith("[not covered]") and "clearing system in camt.039" in text, text
+
+
+def test_the_longest_element_a_question_spells_is_the_one_it_asks_about():
+    index = _with(_structure(6, CXL, "SystemStatus <SysSts>", "InstructedAmount <InstdAmt>"))
+    # "clearing system status" holds ClearingSystem and SystemStatus: both elements, neither inside the other
+    assert index.spelled_elements("Is the clearing system status mandatory?") == {"clearingsystem", "systemstatus"}
+    # "the instructed amount" is InstructedAmount, with or without its article
+    assert index.spelled_elements("How often can the instructed amount occur?") == {"instructedamount"}
+    long_name = "OriginalPaymentInformationAndCancellation"
+    index = _with(_structure(6, CXL, f"{long_name} <OrgnlPmtInfAndCxl>"),
+                  _structure(7, CSR, "PaymentInformation <PmtInf>"))
+    question = "Is the original payment information and cancellation mandatory in camt.039?"
+    # five words: the whole name, not PaymentInformation, which camt.039 has
+    assert index.spelled_elements(question) == {long_name.casefold()}
+    assert elements_outside_messages(question, _hits(), index) \
+        == ["original payment information and cancellation in camt.039 (CaseStatusReport)"]
+
+
+def test_an_element_spelled_in_words_the_named_message_writes_inside_a_name_is_not_missing():
+    enrolment = "4 reda.068.001.01 CreditorEnrolmentCancellationRequestV01"
+    index = _with(
+        _structure(6, CXL, "RejectionReason <RjctnRsn>", "CreditorEnrolment <CdtrEnrlmnt>"),
+        # the status report writes the reason only inside a choice's name, and with another word form
+        _chunk(7, [CSR, "15.4 Message Building Blocks"], "Reason <Rsn>",
+               "15.4.5 Reason <Rsn>\n\nPresence: [0..1]\n\nDefinition: Reason.\n\nType: "
+               "ClaimNonReceiptRejectReason1Choice"),
+        _structure(8, enrolment, "Cancellation <Cxl>"),
+    )
+    hits = [(f"S{i}", c) for i, c in enumerate(GUIDE)] + [("S9", _chunk(8, [enrolment], "Scope", "…"))]
+    # "rejection reason" is RejectionReason, an element of camt.056 only; camt.039 writes its words (stemmed)
+    # in a row inside ClaimNonReceiptRejectReason1Choice: the user may mean that, so nothing is refused
+    assert elements_outside_messages("Is the rejection reason mandatory in camt.039?", hits, index) == []
+    # the named message's own name spelled out holds CreditorEnrolment, another message's element
+    assert elements_outside_messages(
+        "How often can the creditor enrolment occur in the creditor enrolment cancellation request reda.068?",
+        hits, index) == []
+    # ... while written run together, a name is matched exactly, as the guide writes it
+    assert elements_outside_messages("Is RejectionReason mandatory in camt.039?", hits, index) \
+        == ["RejectionReason in camt.039 (CaseStatusReport)"]
