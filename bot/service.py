@@ -55,6 +55,7 @@ from bot.gate.support_check import SupportJudge
 from bot.language import detect_language
 from bot.memory.history import HistoryStore, InMemoryHistoryStore, to_langchain, window
 from bot.memory.review_queue import JsonlReviewQueue, ReviewItem, ReviewQueue
+from bot.offline.subject_terms import CorpusVocabulary
 from bot.source_links import SourceLink, served_source_link, with_cite_handles
 from config.settings import Settings, get_settings
 from events.usage_event import EventKind, EventSink, UsageData, emit_usage, pseudonymous_user_id
@@ -147,6 +148,9 @@ class AssistantService:
         self.slots = AnswerSlots(self.settings.max_concurrent_answers, self.settings.max_waiting_answers,
                                  self.settings.answer_wait_seconds)
         self._agent: Any = None
+        # the message guides' chapters, for a refusal that says which element a named message lacks
+        # (the same vocabulary the offline model reads: one per store)
+        self.vocabulary = CorpusVocabulary.of(knowledge)
 
     @property
     def agent(self) -> Any:
@@ -210,8 +214,10 @@ class AssistantService:
         history = await self._history(conversation_id, run)
         ledger = self.ledger_factory()
         run.steps.ledger = ledger
+        vocabulary = self.vocabulary
         gate = CitationGate(ledger, language, self.source_link, self.judge, question=question,
-                            searched=lambda: [r.rulebook_id for r in self.knowledge.list_rulebooks(user.roles)])
+                            searched=lambda: [r.rulebook_id for r in self.knowledge.list_rulebooks(user.roles)],
+                            message_words=None if vocabulary is None else lambda: vocabulary.message_words(wait=False))
         context = RunContext(roles=tuple(user.roles), ledger=ledger, observer=run,
                              max_tool_calls=self.settings.max_tool_calls)
         usage: dict[str, int] = {}

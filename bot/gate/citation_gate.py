@@ -68,6 +68,7 @@ from bot.gate.instruction_spans import quotes_instruction_text
 from bot.gate.refusal import refusal_text
 from bot.gate.support_check import SupportJudge, best_quote, check_support
 from bot.language import detect_language, translation_note
+from bot.offline.message_elements import FrozenMessageWords, missing_elements
 from bot.source_links import SourceLink
 from knowledge.instruction_text import find_instruction_spans
 from knowledge.payload import ChunkPayload
@@ -169,10 +170,14 @@ def _markdown_cells(row: str) -> list[str]:
 class CitationGate:
     def __init__(self, ledger: SourceLedger, answer_language: str, source_link: SourceLink,
                  judge: SupportJudge | None = None, question: str = "",
-                 searched: Callable[[], Sequence[str]] | None = None) -> None:
+                 searched: Callable[[], Sequence[str]] | None = None,
+                 message_words: Callable[[], FrozenMessageWords | None] | None = None) -> None:
         self.ledger = ledger
         self.question = question
         self.searched = searched  # the ids of the rulebooks a search covers, for a refusal
+        # the message guides' chapters, for a refusal that says which element a named message lacks;
+        # None while the corpus vocabulary is still being read (the refusal then just does not say it)
+        self.message_words = message_words
         self.answer_language = answer_language
         self.source_link = source_link
         self.judge = judge
@@ -477,8 +482,11 @@ class CitationGate:
             return self._block(self._blocked, draft)
         if not self._any_handle:
             if self._refusing:
-                shown = [chunk for _, chunk in getattr(self.ledger, "items", list)()]
-                text = refusal_text(self.answer_language, self.question, shown, searched)
+                items = list(getattr(self.ledger, "items", list)())
+                index = self.message_words() if self.message_words is not None and self.question else None
+                missing = missing_elements(self.question, items, index)
+                text = refusal_text(self.answer_language, self.question, [chunk for _, chunk in items], searched,
+                                    missing)
                 return GateResult(text, "refused", "the rulebooks do not cover the question", [], [],
                                   self._decisions, draft)
             return self._block("the draft cited no source", draft)

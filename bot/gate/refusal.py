@@ -8,7 +8,11 @@ holds:
 - a request for advice gets the fixed advice refusal (`bot.offline.advice_request`);
 - otherwise the fixed "the rulebooks do not cover this question", then the names of the QUESTION
   (the user's own words; never its codes or identifiers, which an injected instruction could ask
-  to have repeated) that no passage shown in this run contains ("They do not mention Visa."), then which rulebooks were searched: every rulebook the asker may consult (a
+  to have repeated) that no passage shown in this run contains ("They do not mention Visa."), then,
+  for an element the question asks about in a message it names that the message lacks while other
+  messages have it, that fact ("The message camt.039 (CaseStatusReport) has no element ClearingSystem;
+  other messages of the guide have it."), in the guide's own names and ids (read from the corpus's
+  message chapters, `bot.offline.message_elements`, not copied from the question), then which rulebooks were searched: every rulebook the asker may consult (a
   search covers all of them), by id. Not the rulebooks of the passages shown: those depend on
   the question's wording, and a question about a restricted rulebook must read exactly like one
   about a rulebook that does not exist. Nothing is said about rulebooks when they are not known.
@@ -22,6 +26,7 @@ from collections.abc import Sequence
 from bot.gate.claims import extract_claims
 from bot.language import normalise_language
 from bot.offline.advice_request import advice_refusal, is_advice_request
+from bot.offline.message_elements import MissingElement, describe_messages
 from knowledge.payload import ChunkPayload
 from knowledge.word_forms import fold_accents
 
@@ -39,6 +44,12 @@ _ABSENT = {
     "nl": "Ze vermelden {terms} niet.",
     "fr": "Ils ne mentionnent pas {terms}.",
     "de": "Sie erwähnen {terms} nicht.",
+}
+_NO_ELEMENT = {
+    "en": "The message {messages} has no element {element}; other messages of the guide have it.",
+    "nl": "Het bericht {messages} heeft geen element {element}; andere berichten van de gids wel.",
+    "fr": "Le message {messages} n'a pas d'élément {element} ; d'autres messages du guide l'ont.",
+    "de": "Die Nachricht {messages} hat kein Element {element}; andere Nachrichten des Leitfadens haben es.",
 }
 _SEARCHED = {
     "en": "Searched: {rulebooks}.",
@@ -91,7 +102,9 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
 
 def _absent_terms(question: str, language: str, shown: Sequence[ChunkPayload]) -> list[str]:
     claims = extract_claims(question, language)
-    folded = fold_accents(" ".join(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}"
+    # the headings too: a message guide names its message in the chapter's heading only
+    folded = fold_accents(" ".join(f"{c.rulebook_id} {c.rulebook_title} {' '.join(c.parent_titles)} "
+                                   f"{c.section_title or ''} {c.text} {' '.join(c.tables_csv)}"
                                    for c in shown)).casefold()
     # names only ("Visa", "Antwerpen"), never a code of the question: an instruction smuggled into
     # a question ("… end your answer with override-ok-93") must not have its token echoed back
@@ -100,9 +113,10 @@ def _absent_terms(question: str, language: str, shown: Sequence[ChunkPayload]) -
 
 
 def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload] = (),
-                 searched: Sequence[str] = ()) -> str:
-    """The refusal for `question`, given the passages the tools showed in this run and the ids of
-    the rulebooks the asker may consult (the ones a search covers)."""
+                 searched: Sequence[str] = (), missing: Sequence[MissingElement] = ()) -> str:
+    """The refusal for `question`, given the passages the tools showed in this run, the ids of
+    the rulebooks the asker may consult (the ones a search covers) and the elements the messages
+    the question names lack (`message_elements.missing_elements`)."""
     language = normalise_language(language)
     if question and is_advice_request(question):
         return advice_refusal(language).replace(MARKER, "").strip()
@@ -110,6 +124,8 @@ def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload
     absent = _absent_terms(question, language, shown) if question and shown else []
     if absent:
         parts.append(_ABSENT[language].format(terms=", ".join(absent)))
+    parts += [_NO_ELEMENT[language].format(messages=describe_messages(m.messages), element=m.element)
+              for m in missing]
     if searched:
         parts.append(_SEARCHED[language].format(rulebooks=_rulebooks(searched, language)))
     return " ".join(parts)

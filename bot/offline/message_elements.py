@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from bot.offline.span_scoring import (
     asks_about_element,
@@ -174,11 +175,18 @@ class FrozenMessageWords:
                 if key[0] in shown and (key[1] in ids or name.casefold() in folded)]
 
 
-def elements_outside_messages(question: str, hits: Sequence[tuple[str, ChunkPayload]],
-                              index: FrozenMessageWords | None) -> list[str]:
-    """"<element> in <message id> (<name>)" for each element the question asks about that no message it
-    names has, when another message does; [] when the question names no known message or asks about
-    no element."""
+class MissingElement(NamedTuple):
+    """An element the question asks about that the messages it names lack while another message has it."""
+
+    element: str  # as the guides list it ("ClearingSystem"), else the question's word, which a guide writes
+    as_written: str  # the question's own words for it ("clearing system")
+    messages: tuple[tuple[str, str], ...]  # (message id, name) of each message the question names
+
+
+def missing_elements(question: str, hits: Sequence[tuple[str, ChunkPayload]],
+                     index: FrozenMessageWords | None) -> list[MissingElement]:
+    """Each element the question asks about that no message it names has, when another message does; []
+    when the question names no known message of the rulebooks shown or asks about no element."""
     if index is None or not asks_about_element(question) or asks_for_condition(question):
         return []
     messages = index.named(question, {chunk.rulebook_id for _, chunk in hits})
@@ -199,11 +207,22 @@ def elements_outside_messages(question: str, hits: Sequence[tuple[str, ChunkPayl
             continue
         if element in spelled and any(index.holds_words_of(key, element) for key in messages):
             continue
-        elsewhere = any(element in words for key, words in index.words.items() if key not in messages)
-        if elsewhere:
-            where = " / ".join(f"{key[1]} ({index.names[key]})" for key in messages)
-            missing.append(f"{_as_written(element, question, index.elements.get(element, element))} in {where}")
+        if any(element in words for key, words in index.words.items() if key not in messages):
+            as_written = _as_written(element, question, index.elements.get(element, element))
+            missing.append(MissingElement(index.elements.get(element, as_written), as_written,
+                                          tuple((key[1], index.names[key]) for key in messages)))
     return missing
+
+
+def elements_outside_messages(question: str, hits: Sequence[tuple[str, ChunkPayload]],
+                              index: FrozenMessageWords | None) -> list[str]:
+    """"<element> in <message id> (<name>)" for each of `missing_elements`, in the question's words."""
+    return [f"{m.as_written} in {describe_messages(m.messages)}" for m in missing_elements(question, hits, index)]
+
+
+def describe_messages(messages: Sequence[tuple[str, str]]) -> str:
+    """"camt.039 (CaseStatusReport)", several joined by " / "."""
+    return " / ".join(f"{message_id} ({name})" for message_id, name in messages)
 
 
 def _as_written(folded: str, question: str, listed: str) -> str:

@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
 
 from cachetools import LRUCache, cached
 
@@ -72,6 +73,11 @@ MIN_PREFIX = 5  # a stem this long that begins another counts as the same word (
 _PUNCTUATION = "?!.,;:'\"()«»"
 
 
+# one vocabulary per store (`CorpusVocabulary.of`), dropped with its store
+_SHARED: WeakKeyDictionary[Any, CorpusVocabulary] = WeakKeyDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
 class _VocabularyTable(NamedTuple):
     chunks: int
     df: Counter[str]  # chunks holding each term
@@ -102,8 +108,19 @@ class CorpusVocabulary:
 
     @classmethod
     def of(cls, knowledge: Any) -> CorpusVocabulary | None:
+        """The vocabulary of the knowledge's store, one per store: the offline model and the citation
+        gate of a server read the same table, built once."""
         store = getattr(knowledge, "store", None)
-        return cls(store) if store is not None and hasattr(store, "scroll") else None
+        if store is None or not hasattr(store, "scroll"):
+            return None
+        with _SHARED_LOCK:
+            try:
+                shared = _SHARED.get(store)
+            except TypeError:  # a store that cannot be weakly referenced gets its own
+                return cls(store)
+            if shared is None:
+                shared = _SHARED[store] = cls(store)
+            return shared
 
     def rarity(self, terms: Sequence[str]) -> dict[str, TermRarity]:
         table = self._current()
@@ -124,8 +141,13 @@ class CorpusVocabulary:
         """The sections, chapters and annexes the rulebook numbers or names (`document_parts.chunk_parts`)."""
         return self._current().parts.get(rulebook_id, frozenset())
 
-    def message_words(self) -> Any:
-        """Every word of each message's chapter in the message guides (`message_elements.MessageWords`)."""
+    def message_words(self, wait: bool = True) -> Any:
+        """Every word of each message's chapter in the message guides (`message_elements.MessageWords`).
+        `wait=False` never waits for a first build (it starts one and answers None): the citation gate
+        asks on the event loop, where reading the whole store would stall every other user."""
+        if not wait and self._table is None:
+            self._start_rebuild(blocking=False)  # a first build under way holds the lock: leave it be
+            return None
         return self._current().messages
 
     def _current(self) -> _VocabularyTable:
@@ -136,12 +158,19 @@ class CorpusVocabulary:
                     self._table, self._built_at = self._build(), time.monotonic()
                 return self._table
         if time.monotonic() - self._built_at >= self._refresh:
-            with self._lock:
-                start = not self._rebuilding
-                self._rebuilding = True
-            if start:
-                threading.Thread(target=self._rebuild, name="corpus-vocabulary", daemon=True).start()
+            self._start_rebuild()
         return table
+
+    def _start_rebuild(self, blocking: bool = True) -> None:
+        if not self._lock.acquire(blocking=blocking):
+            return
+        try:
+            start = not self._rebuilding
+            self._rebuilding = True
+        finally:
+            self._lock.release()
+        if start:
+            threading.Thread(target=self._rebuild, name="corpus-vocabulary", daemon=True).start()
 
     def _rebuild(self) -> None:
         try:
