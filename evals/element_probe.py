@@ -32,7 +32,17 @@ name) is answered, so `spelled_absent` cannot reach every pair, and it is built 
 from the check's reading: it measures the answer path, and the golden sets' real wording measures the
 reading (no golden question is flagged).
 
-The truth is read from the table or the record, so nobody chose a question after seeing an answer. It is the
+Two families ask when an element must be present or is not allowed, from the constraint rules a
+message's chapter lists ("C26 PartialOrRejectedCancellationRule / If Status/Confirmation is present
+and equal to PECR or RJCR then CancellationDetails must be present."): `required` ("When must
+CancellationDetails be present in the ResolutionOfInvestigation message?") and `forbidden` ("When is
+AmendmentInformationDetails not allowed in camt.029?"); the answer must state the rule (its first 60
+characters) and cite a page of the message's chapter that writes it (its constraints, or the record
+of the element, which lists the element's rules again). Only rules that open with their condition ("If …") and name
+one element the message lists with its tag; an element two rules of the same kind constrain is left
+out (either would be right).
+
+The truth is read from the table, the record or the rule, so nobody chose a question after seeing an answer. It is the
 issue's "identifier lookups in message guides" kind at scale: an element recurs in many messages
 (Assignee is in nearly every E&I message), and only the named message's row or record answers.
 
@@ -54,7 +64,7 @@ import io
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from bot.offline.message_elements import MessageWords
@@ -81,11 +91,23 @@ SPELLED_WORDINGS = (
     "Is the {spelled} mandatory in a {message_name} message?",
     "How often can the {spelled} occur in {message_id}?",
 )
+# when an element must be present or may not be, from the message's constraint rules
+REQUIRED_WORDINGS = (
+    "When must {name} be present in the {message_name} message?",
+    "In {message_id}, under which condition is {name} required?",
+)
+FORBIDDEN_WORDINGS = ("When is {name} not allowed in the {message_name} message?",)
 DEFINITION_CHARS = 60  # the start of a definition the answer must state (long ones wrap across lines)
 # an element's record as the guides print it: "5.4.3 CreditorAgent <CdtrAgt> Presence: [0..1] Definition: …"
 _RECORD = re.compile(r"\b([A-Z][A-Za-z]+) <\w+>\s+Presence:\s*[\[(]\d+\.\.(?:\d+|\*)[\])]\s+Definition:\s*([^.]{20,}?)\.")
 _ELEMENT = re.compile(r"^([A-Z][A-Za-z]+)\s*<\w+>$")
 _MULTIPLICITY = re.compile(r"^[\[(]\d+\.\.(?:\d+|\*)[\])]$")
+# a rule of a message's "Constraints" section: "C26 PartialOrRejectedCancellationRule", a blank line, its text
+_RULE = re.compile(r"(?m)^C\d+ [A-Z][A-Za-z0-9]+\s*\n\s*\n(.+?)(?=\n\s*\n|\Z)", re.S)
+# "… then CancellationDetails must be present", "… then OriginalGroupInformation/Reason is not allowed": one
+# element, the rule's whole consequence ("then A or B must be present" constrains neither alone)
+_CONSTRAINED = re.compile(r"\bthen (?:[A-Za-z]+/)*([A-Z][a-z]\w+) (must be present|is not allowed)\b")
+_RULE_FAMILY = {"must be present": "required", "is not allowed": "forbidden"}
 
 
 @dataclass(frozen=True)
@@ -96,7 +118,8 @@ class ElementRow:
     element: str  # "Assignee"
     stated: str  # what the answer must state: the multiplicity "[1..1]", or a record's definition's start
     pages: tuple[int, ...]  # the structure table's pages and the record's page; a record's own pages
-    family: str = "multiplicity"  # or "definition", or "absent" (the message has no such element: refuse)
+    # or "definition", or "absent" (the message has no such element: refuse), or "required"/"forbidden"
+    family: str = "multiplicity"
 
 
 def split_of(row: ElementRow) -> str:
@@ -142,6 +165,47 @@ def element_records(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
                 chunk.rulebook_id, message.message_id, message.name, record.group(1),
                 record.group(2)[:DEFINITION_CHARS], tuple(range(chunk.page_start, chunk.page_end + 1)), "definition"))
     return list(rows.values())
+
+
+def constraint_rules(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
+    """Every constraint rule of a message's "Constraints" section that opens with its condition and says
+    when an element the message lists (with its tag) must be present or is not allowed, once per
+    (message, element, kind); an element two different rules of one kind constrain is left out."""
+    chunks = list(chunks)
+    words = MessageWords()
+    for chunk in chunks:
+        words.add(chunk)
+    index = words.freeze()
+    found: dict[tuple[str, str, str], set[ElementRow]] = {}
+    for chunk, message in _in_message_chapters(chunks):
+        if not (chunk.section_title or "").rstrip().endswith("Constraints"):
+            continue
+        for rule in _RULE.finditer(chunk.text):
+            text = " ".join(rule.group(1).split())
+            constrained = _CONSTRAINED.search(text)
+            if not text.startswith("If ") or constrained is None:
+                continue
+            element, kind = constrained.group(1), _RULE_FAMILY[constrained.group(2)]
+            if element.casefold() not in index.elements or \
+                    element.casefold() not in index.words.get((chunk.rulebook_id, message.message_id), ()):
+                continue
+            found.setdefault((message.message_id, element, kind), []).append(ElementRow(
+                chunk.rulebook_id, message.message_id, message.name, element, text[:DEFINITION_CHARS],
+                tuple(range(chunk.page_start, chunk.page_end + 1)), kind))
+    # the rule is right on every page of the message's chapter that writes it: its constraints, and the
+    # record of the element it constrains, which lists its rules again
+    chapters: dict[tuple[str, str], list[ChunkPayload]] = {}
+    for chunk, message in _in_message_chapters(chunks):
+        chapters.setdefault((chunk.rulebook_id, message.message_id), []).append(chunk)
+    rules = []
+    for rows in found.values():
+        if len({r.stated for r in rows}) > 1:
+            continue
+        row = rows[0]
+        pages = {p for chunk in chapters[(row.rulebook_id, row.message_id)] if row.stated in " ".join(chunk.text.split())
+                 for p in range(chunk.page_start, chunk.page_end + 1)}
+        rules.append(replace(row, pages=tuple(sorted(pages))))
+    return rules
 
 
 def absent_elements(chunks: Sequence[ChunkPayload], rows: Sequence[ElementRow]) -> list[ElementRow]:
@@ -191,9 +255,12 @@ def probe_questions(rows: Sequence[ElementRow], per_split: int = PER_SPLIT, seed
                 questions.append(GoldenQuestion(
                     id=qid, question=text, language="en", corpus="real2",
                     expected=[{"rulebook_id": row.rulebook_id, "pages": list(row.pages)}],
-                    must_contain=[row.stated], categories=["table" if source == "multiplicity" else "definition"],
+                    must_contain=[row.stated], categories=[_CATEGORY.get(source, "definition")],
                     split=split))
     return questions
+
+
+_CATEGORY = {"multiplicity": "table", "required": "limit", "forbidden": "limit"}  # the golden sets' kinds
 
 
 def name_words(element: str) -> list[str]:
@@ -214,8 +281,10 @@ FAMILIES = {
     "absent": Family("abs", "absent", WORDINGS + DEFINITION_WORDINGS),
     "spelled": Family("spl", "multiplicity", SPELLED_WORDINGS, spelled=True),
     "spelled_absent": Family("spa", "absent", SPELLED_WORDINGS, spelled=True),
+    "required": Family("req", "required", REQUIRED_WORDINGS),
+    "forbidden": Family("frb", "forbidden", FORBIDDEN_WORDINGS),
 }
-ALL_WORDINGS = WORDINGS + DEFINITION_WORDINGS + SPELLED_WORDINGS
+ALL_WORDINGS = WORDINGS + DEFINITION_WORDINGS + SPELLED_WORDINGS + REQUIRED_WORDINGS + FORBIDDEN_WORDINGS
 
 
 def wording_of(question: GoldenQuestion) -> int:

@@ -273,7 +273,13 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
     from evals.e2e_golden import GoldenQuestion, load_golden
     from evals.e2e_runner import RunOptions
     from evals.e2e_suite import run_suite
-    from evals.element_probe import absent_elements, element_records, probe_questions, structure_rows
+    from evals.element_probe import (
+        absent_elements,
+        constraint_rules,
+        element_records,
+        probe_questions,
+        structure_rows,
+    )
     from evals.personas import persona
 
     asked = " ".join(q.question for q in load_golden())
@@ -287,7 +293,8 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
             chunks = [c for info in knowledge.list_rulebooks(roles)
                       for c in knowledge.rulebook_chunks(info.rulebook_id, roles)]
             rows = structure_rows(chunks) + element_records(chunks)
-            questions = probe_questions(rows + absent_elements(chunks, rows), per_split, seed, asked)
+            rows += absent_elements(chunks, rows) + constraint_rules(chunks)
+            questions = probe_questions(rows, per_split, seed, asked)
             task = progress.add_task("asking", total=len(questions))
             suite = await run_suite(questions, contexts, 1, RunOptions(),
                                     progress=lambda q: progress.update(task, advance=1, description=q.id))

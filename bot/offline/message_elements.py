@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from bot.offline.span_scoring import (
+    MESSAGE_ID,
     asks_about_element,
     asks_for_condition,
     capitalised_names,
@@ -46,8 +47,6 @@ from bot.offline.span_scoring import (
 from knowledge.bm25 import compound_parts, tokenize
 from knowledge.payload import ChunkPayload
 
-# "camt.033", "camt.033.001.05": a message's id as questions write it (its version parts optional)
-_MESSAGE_ID = re.compile(r"(?<![\w.])([a-z]{4}\.\d{3})(?:\.\d{3}\.\d{2})?(?![\w.])", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 # "(see "CaseAssignment5" on page 229 for details)": the component that details an element
 _SEE = re.compile(r"\bsee\s+[\"“]?([A-Z][A-Za-z0-9]+)[\"”]?\s+on\s+page\b")
@@ -105,6 +104,7 @@ class MessageWords:
         self._stems: dict[tuple[str, str], set[str]] = {}  # by message key or (rulebook, component)
         self._elements: dict[str, str] = {}  # folded -> as listed ("CreditorAgent")
         self._memo: dict[str, str] = {}
+        self._constraints: dict[MessageKey, tuple[str, set[str]]] = {}  # section key, its words
 
     def add(self, chunk: ChunkPayload) -> None:
         refs = {r.casefold() for r in _SEE.findall(chunk.text)}
@@ -113,6 +113,10 @@ class MessageWords:
             self._words.setdefault(key, set()).update(_words(chunk))
             self._refs.setdefault(key, set()).update(refs)
             self._names[key] = message.name
+            if (chunk.section_title or "").rstrip().endswith("Constraints") and chunk.section_key:
+                section, held = self._constraints.setdefault(key, (chunk.section_key, set()))
+                if section == chunk.section_key:
+                    held.update(_words(chunk))
         elif (component := _component(chunk)) is not None:
             key = (chunk.rulebook_id, component)
             self._component_words.setdefault(key, set()).update(_words(chunk))
@@ -139,7 +143,8 @@ class MessageWords:
                 named |= self._stems.get(component, set())
                 todo += self._component_refs.get(component, ())
             words[key], stems[key] = frozenset(held), frozenset(named)
-        return FrozenMessageWords(words, dict(self._names), stems, dict(self._elements))
+        constraints = {key: (section, frozenset(held)) for key, (section, held) in self._constraints.items()}
+        return FrozenMessageWords(words, dict(self._names), stems, dict(self._elements), constraints)
 
 
 class FrozenMessageWords:
@@ -147,11 +152,29 @@ class FrozenMessageWords:
 
     def __init__(self, words: Mapping[MessageKey, frozenset[str]], names: Mapping[MessageKey, str],
                  name_stems: Mapping[MessageKey, frozenset[str]] | None = None,
-                 elements: Mapping[str, str] | None = None) -> None:
+                 elements: Mapping[str, str] | None = None,
+                 constraints: Mapping[MessageKey, tuple[str, frozenset[str]]] | None = None) -> None:
         self.words = words
         self.names = names
         self.name_stems = name_stems or {}
         self.elements = elements or {}
+        # each message's "Constraints" section ("5.3") and its words: the rules saying when an element
+        # must be present or may not be ("If AmendmentIndicator is false, then AmendmentInformationDetails
+        # is not allowed.")
+        self.constraints = constraints or {}
+
+    def constraints_naming(self, question: str, rulebooks: Iterable[str]) -> list[tuple[str, str]]:
+        """(rulebook, section) of the constraints of each message the question names whose rules name an
+        element the question names ("When must CancellationDetails be present in a
+        ResolutionOfInvestigation?"): an element recurs in many messages, and so do their rules, each
+        message with its own."""
+        asked = element_names(question) | capitalised_names(question)
+        found = []
+        for key in self.named(question, rulebooks):
+            section, held = self.constraints.get(key, ("", frozenset()))
+            if section and (asked - {self.names[key].casefold()}) & held:
+                found.append((key[0], section))
+        return found
 
     def spelled_elements(self, question: str) -> set[str]:
         """The tagged element names the question spells out in words ("the interbank settlement amount"
@@ -168,7 +191,7 @@ class FrozenMessageWords:
     def named(self, question: str, rulebooks: Iterable[str]) -> list[MessageKey]:
         """The messages of these rulebooks the question names, by id ("camt.033") or by name
         ("RequestForDuplicate", versioned or not)."""
-        ids = {m.casefold() for m in _MESSAGE_ID.findall(question)}
+        ids = {m.casefold() for m in MESSAGE_ID.findall(question)}
         folded = with_unversioned({w.casefold() for w in _WORD.findall(question)})
         shown = set(rulebooks)
         return [key for key, name in self.names.items()

@@ -105,6 +105,7 @@ from bot.offline.span_scoring import (
     SpanScorer,
     asked_fact,
     asks_about_element,
+    asks_for_condition,
     asks_for_list,
     asks_yes_no,
     depends_on_previous,
@@ -468,6 +469,13 @@ class OfflineRulebookModel(BaseChatModel):
         # "What is camt.026 used for?": the section its heading names opens with what it is for
         if target := new(opening_to_read(purpose_identifiers(question, reading.hits), reading.hits)):
             return target
+        # "When must CancellationDetails be present in a ResolutionOfInvestigation?": the rules of the named
+        # message's constraints say (other messages carry the same element, often under the same rule)
+        if asks_for_condition(question) and self.vocabulary is not None:
+            visible = {chunk.rulebook_id for _, chunk in reading.hits}
+            for constraints in self.vocabulary.message_words().constraints_naming(question, visible):
+                if target := new(constraints):
+                    return target
         # "How many debtor activations can one RequestToPayDebtorActivationRequest carry?": the chapter of
         # the message the question names holds its structure and its building blocks' records
         if target := new(_message_chapter(question, reading.search_hits)):

@@ -829,6 +829,10 @@ def spelled_element_names(text: str, longest: int = MAX_SPELLED_WORDS) -> set[st
 _CAPITALISED = re.compile(r"(?<=[^\s.!?:]\s)[A-Z][a-z]{2,}\b")
 
 
+def _folded_words(text: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"[^\W_]+", text)}
+
+
 def capitalised_names(text: str) -> set[str]:
     """The folded one-word names a question capitalises inside a sentence ("Is Assignee mandatory in a
     CaseStatusReport?" -> assignee): a message guide's one-word elements (Assignee, Creator, Envelope)
@@ -978,6 +982,10 @@ def heading_identifiers(chunk: ChunkPayload) -> frozenset[str]:
     return _heading_identifiers(tuple(chunk.parent_titles), chunk.section_title, chunk.language[:2])
 
 
+# "camt.033", "camt.033.001.05": a message's id as questions write it (its version parts optional)
+MESSAGE_ID = re.compile(r"(?<![\w.])([a-z]{4}\.\d{3})(?:\.\d{3}\.\d{2})?(?![\w.])", re.IGNORECASE)
+
+
 def message_names(chunks: Sequence[ChunkPayload]) -> set[str]:
     """The folded names of the messages whose chapters the chunks are in, versioned and not ("6
     camt.030.001.05 NotificationOfCaseAssignmentV05" -> notificationofcaseassignmentv05,
@@ -1078,6 +1086,13 @@ class SpanScorer:
         # a response-message …") says nothing of the element's presence
         messages = message_names([chunk for _, chunk in hits])
         single = capitalised_names(query) - naming - messages if about_element else set()
+        # "When must ThirdReimbursementAgent be present in an AdditionalPaymentInformation message?": a rule
+        # about the element states its condition, not any rule the message's name is in ("If several
+        # payment instructions need further details, multiple AdditionalPaymentInformation messages …")
+        # (only where the question names a message: a guide's elements are run-together or capitalised names)
+        named_message = bool(with_unversioned(element_names(query)) & messages or MESSAGE_ID.search(query))
+        conditioned = ((with_unversioned(element_names(query)) | capitalised_names(query)) - naming - messages
+                       if condition and named_message else set())
         if asked_elements - messages or single:
             asked_elements, spelled = asked_elements - messages, spelled - messages
         if not asked_elements:
@@ -1144,7 +1159,8 @@ class SpanScorer:
                 clues["code_row"] = 1.0
                 span.defining = True
                 code_keys[id(span)] = keyed
-            if condition and span.table is None and states_condition(span.text) and wanted & have:
+            if condition and span.table is None and states_condition(span.text) and wanted & have \
+                    and (not conditioned or conditioned & _folded_words(span.text)):
                 clues["condition"] = 1.0
             if asked_elements and not span.defining and defines(span, asked_elements) \
                     and not _POINTS_ON.search(span.text):

@@ -279,3 +279,42 @@ async def test_the_server_refuses_an_element_the_named_message_lacks_and_says_so
         assert answer.outcome == "answered" and "clearing system used to settle" in answer.text, answer.text
     finally:
         knowledge.close()
+
+
+RULES = _chunk(10, [CSR], "Constraints",
+               "15.3 Constraints\n\nC1 AssigneeRule\n\nIf Creator is present, then Assignee must be present.\n\n"
+               "C2 StatusRule\n\nIf Status/Confirmation is present, then Reason is not allowed.")
+RULES = RULES.model_copy(update={"section_path": ["15", "15.3"], "section_key": "15.3"})
+SCOPE = _chunk(11, [CSR], "Scope", "15.1 Scope\n\nIf a case is closed, the CaseStatusReport message must be present in "
+                                   "the case file.")
+SCOPE = SCOPE.model_copy(update={"section_path": ["15", "15.1"], "section_key": "15.1"})
+
+
+def test_a_condition_on_an_element_of_a_named_message_reads_that_messages_constraints():
+    from bot.offline.offline_model import Reading
+
+    index = _with(RULES, SCOPE)
+    assert index.constraints[("EI", "camt.039")][0] == "15.3"
+    assert index.constraints_naming("When must Assignee be present in a CaseStatusReport?", ["EI"]) == [("EI", "15.3")]
+    # no element its rules name, no message named, or the guide not shown: nothing to read
+    assert index.constraints_naming("When must a CaseStatusReport be sent?", ["EI"]) == []
+    assert index.constraints_naming("When must Assignee be present?", ["EI"]) == []
+    assert index.constraints_naming("When must Assignee be present in camt.039?", ["QR"]) == []
+    model = OfflineRulebookModel(vocabulary=CorpusVocabulary(_Store([*GUIDE, RULES, SCOPE])))
+    hits = [("S1", GUIDE[0]), ("S2", SCOPE)]
+    unread = Reading(hits=hits, search_hits=hits, section_ids=set(), read=[("EI", "15.1")])
+    question = "In camt.039, under which condition is Assignee required?"
+    assert model._section_to_read(question, question, unread) == ("EI", "15.3")
+    # a question about the element itself reads the message's chapter (the top section of its hit), as before
+    assert model._section_to_read("Is Assignee mandatory in camt.039?", "Is Assignee mandatory in camt.039?",
+                                  unread) == ("EI", GUIDE[0].section_path[0])
+
+
+def test_the_rule_that_states_the_condition_of_the_element_asked_is_quoted_not_one_about_the_message():
+    model = OfflineRulebookModel(min_lexical=0.0, vocabulary=CorpusVocabulary(_Store([*GUIDE, RULES, SCOPE])))
+    # the sentence about the message shares more of the question's words and was found first; only the rule
+    # names the element
+    hits = [("S1", SCOPE), ("S2", RULES)]
+    text = model.compose("When must Assignee be present in a CaseStatusReport message?", "en", hits)
+    lines = [line for line in text.splitlines() if line.startswith("- ")]
+    assert lines[0] == "- If Creator is present, then Assignee must be present [S2].", text

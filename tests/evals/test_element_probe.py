@@ -8,6 +8,7 @@ from evals.e2e_scoring import QuestionResult
 from evals.element_probe import (
     ElementRow,
     absent_elements,
+    constraint_rules,
     element_records,
     probe_questions,
     report,
@@ -72,7 +73,7 @@ def test_right_means_answered_on_the_right_page_with_the_multiplicity():
                _result(questions[2].id, "refused", False, False)]
     figures = report(questions, results)["splits"]["dev"]
     assert (figures["questions"], figures["answered"], figures["right_page"], figures["right"]) == (3, 2, 1, 1)
-    assert [w["right"] for w in figures["by_wording"]] == [1, 0, 0, 0, 0, 0, 0]  # three wordings asked, four not
+    assert [w["right"] for w in figures["by_wording"]] == [1] + [0] * 9  # three wordings asked, seven not
 
 
 def test_each_element_record_of_a_messages_chapter_is_a_question_about_what_it_is():
@@ -134,3 +135,43 @@ def test_the_spelled_families_ask_multi_word_elements_in_words_and_know_their_wo
     # a name-first wording stays its own ("Is Assignee mandatory …" is not "Is the … mandatory …")
     named = next(q for q in questions if q.question.startswith("Is ") and not q.question.startswith("Is the "))
     assert ALL_WORDINGS[wording_of(named)] == "Is {name} mandatory in a {message_name} message?"
+
+
+def _rules_chunk(heading: str, text: str, page: int, title: str = "Constraints", path: str = "15.3") -> ChunkPayload:
+    return ChunkPayload(chunk_id=f"EI:{page}", rulebook_id="EI", rulebook_title="E&I", page_start=page,
+                        page_end=page, section_path=["15", path], section_key=path, section_title=title,
+                        chunk_index=page, text=text, content_hash=f"h{page}", parent_titles=[heading])
+
+
+def test_a_constraint_rule_on_one_element_asks_when_it_must_be_present_or_is_not_allowed():
+    csr = "15 camt.039.001.05 CaseStatusReportV05"
+    chunks = [
+        _chunk(csr, [TABLE.replace(",Case <Case>,[0..1],±,,\n", ",Case <Case>,[0..1],±,,\n,CaseReason <CsRsn>,[0..1],±,,\n")]),
+        _rules_chunk(csr, "15.3 Constraints\n\nC1 AssigneeRule\n\nIf Creator is present, then Assignee must be present."
+                          "\n\nC2 CaseRule\n\nIf Header/Status is present, then Case/Reason is not allowed."
+                          "\n\nC3 EitherRule\n\nIf Case is present, then Creator or Header must be present."
+                          "\n\nC4 CaseReasonRule\n\nCaseReason must be present when the case is closed.", 140),
+        # a second rule requiring Header: either would be right, so Header is not asked
+        _rules_chunk(csr, "C5 HeaderRule\n\nIf Creator is present, then Header must be present.\n\n"
+                          "C6 OtherHeaderRule\n\nIf Case is present, then Header must be present.", 141),
+        # the element's record lists its rule again: that page is right too
+        _rules_chunk(csr, "15.4.2 Assignee <Assgne>\n\nPresence: [1..1]\n\n• AssigneeRule\n\nIf Creator is present, "
+                          "then Assignee must be present.", 150, title="Assignee <Assgne>", path="15.4"),
+        # ... a rule of another message's chapter is that message's
+        _rules_chunk("16 camt.040.001.01 OtherMessageV01", "C1 AssigneeRule\n\nIf Creator is present, then "
+                     "Assignee must be present.", 160),
+    ]
+    rules = {(r.message_id, r.element, r.family): r for r in constraint_rules(chunks)}
+    # C2 constrains Reason (a path's last name), which the message does not list; C3 is "A or B"; C4 opens
+    # with no condition; two rules require Header; the other message's rule is its own question
+    assert set(rules) == {("camt.039", "Assignee", "required"), ("camt.040", "Assignee", "required")}
+    assert rules[("camt.040", "Assignee", "required")].pages == (160,)
+    assert rules[("camt.039", "Assignee", "required")] == ElementRow(
+        "EI", "camt.039", "CaseStatusReport", "Assignee", "If Creator is present, then Assignee must be present.",
+        (140, 150), "required")
+    questions = probe_questions([rules[("camt.039", "Assignee", "required")]], per_split=5, seed=1)
+    (question,) = questions
+    assert question.question in ("When must Assignee be present in the CaseStatusReport message?",
+                                 "In camt.039, under which condition is Assignee required?")
+    assert question.answerable and question.categories == ["limit"]
+    assert question.must_contain == ["If Creator is present, then Assignee must be present."]
