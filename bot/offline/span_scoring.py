@@ -829,6 +829,14 @@ def spelled_element_names(text: str, longest: int = MAX_SPELLED_WORDS) -> set[st
 _CAPITALISED = re.compile(r"(?<=[^\s.!?:]\s)[A-Z][a-z]{2,}\b")
 
 
+def _listed_elements(vocabulary: Any, question: str) -> set[str]:
+    """The element names the guides list (with their tags) that the question spells out in words, up to
+    `message_elements.MAX_NAME_WORDS` words, the longest only; none without a corpus vocabulary."""
+    message_words = getattr(vocabulary, "message_words", None)
+    index = message_words() if message_words is not None else None
+    return index.spelled_elements(question) if index is not None else set()
+
+
 def _folded_words(text: str) -> set[str]:
     return {w.casefold() for w in re.findall(r"[^\W_]+", text)}
 
@@ -1081,6 +1089,10 @@ class SpanScorer:
         # record keyed MerchantCategoryCode holds its multiplicity and type. Words are weaker evidence
         # than the name itself, so only a row or a field record counts, not a sentence opening with it
         spelled = spelled_element_names(query) - naming - asked_elements if about_element else set()
+        if spelled and (listed := _listed_elements(self.vocabulary, query)):
+            # ... and a name longer than those runs that the guides list ("the original end to end
+            # identification" is OriginalEndToEndIdentification, not the EndToEndIdentification inside it)
+            spelled |= listed - naming - asked_elements
         # a message the question names as the place of the element it asks about ("Is Assignee mandatory
         # in a CaseStatusReport message?") is no element asked: its own description ("CaseStatusReport is
         # a response-message …") says nothing of the element's presence

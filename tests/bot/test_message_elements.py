@@ -318,3 +318,19 @@ def test_the_rule_that_states_the_condition_of_the_element_asked_is_quoted_not_o
     text = model.compose("When must Assignee be present in a CaseStatusReport message?", "en", hits)
     lines = [line for line in text.splitlines() if line.startswith("- ")]
     assert lines[0] == "- If Creator is present, then Assignee must be present [S2].", text
+
+
+def test_a_long_element_spelled_in_words_is_quoted_whole_not_by_a_shorter_name_inside_it():
+    # five words: longer than the runs the span scorer reads alone; the guides' list of elements (the corpus
+    # vocabulary) knows the whole name, so its row is quoted, not the record of the name inside it
+    short = _chunk(12, [CXL, "16.4 Message Building Blocks"], "EndToEndIdentification <EndToEndId>",
+                   "16.4.5 EndToEndIdentification <EndToEndId>\n\nPresence: [0..1]\n\nDefinition: Unique "
+                   "identification, as assigned by the initiating party, to identify the transaction.")
+    long = _structure(13, CSR, "OriginalEndToEndIdentification <OrgnlEndToEndId>")
+    chunks = [*GUIDE, short, long]
+    model = OfflineRulebookModel(min_lexical=0.0, vocabulary=CorpusVocabulary(_Store(chunks)))
+    question = "Is the original end to end identification mandatory in a CaseStatusReport message?"
+    text = model.compose(question, "en", [("S1", short), ("S2", long)])
+    assert text.startswith("Here is what") and "OriginalEndToEndIdentification" in text.split("\n- ")[0], text
+    without = OfflineRulebookModel(min_lexical=0.0).compose(question, "en", [("S1", short), ("S2", long)])
+    assert "OriginalEndToEndIdentification" not in without.split("\n- ")[0], without
