@@ -130,7 +130,9 @@ def split_of(row: ElementRow) -> str:
 
 def structure_rows(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
     """Every element row of the structure tables in these chunks (a table with a "Mult." column, in
-    a chapter whose heading names a message), once per (message, element)."""
+    a chapter whose heading names a message), once per (message, element): the first row's
+    multiplicity, right on the pages of every row of the element in that message that states the same
+    one (an element recurs in a message's blocks)."""
     rows: dict[tuple[str, str], ElementRow] = {}
     for chunk, message in _in_message_chapters(chunks):
         for table in chunk.tables_csv:
@@ -149,9 +151,14 @@ def structure_rows(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
                 record = cells[page].strip() if page is not None and len(cells) > page else ""
                 pages = set(range(chunk.page_start, chunk.page_end + 1))
                 pages |= {int(record)} if record.isdigit() else set()
-                rows.setdefault((message.message_id, named.group(1)), ElementRow(
-                    chunk.rulebook_id, message.message_id, message.name, named.group(1), cells[mult].strip(),
-                    tuple(sorted(pages))))
+                row = ElementRow(chunk.rulebook_id, message.message_id, message.name, named.group(1),
+                                 cells[mult].strip(), tuple(sorted(pages)))
+                first = rows.setdefault((message.message_id, row.element), row)
+                if first is not row and first.stated == row.stated:
+                    # the element again, in another block of the same message ("CountryOfResidence" of the
+                    # debtor and of the creditor): the same multiplicity, so its row answers as well
+                    rows[(message.message_id, row.element)] = replace(
+                        first, pages=tuple(sorted({*first.pages, *row.pages})))
     return list(rows.values())
 
 

@@ -175,3 +175,15 @@ def test_a_constraint_rule_on_one_element_asks_when_it_must_be_present_or_is_not
                                  "In camt.039, under which condition is Assignee required?")
     assert question.answerable and question.categories == ["limit"]
     assert question.must_contain == ["If Creator is present, then Assignee must be present."]
+
+
+def test_an_element_recurring_in_a_messages_blocks_is_right_on_each_row_with_the_same_multiplicity():
+    csr = "15 camt.039.001.05 CaseStatusReportV05"
+    debtor = ("Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n,CountryOfResidence <CtryOfRes>,[0..1],"
+              "CodeSet,,258\n,Header <Hdr>,[0..1],,,\n")
+    creditor = "Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n,CountryOfResidence <CtryOfRes>,[0..1],CodeSet,,258\n"
+    rows = {r.element: r for r in structure_rows([_chunk(csr, [TABLE]), _chunk(csr, [debtor], page=125),
+                                                  _chunk(csr, [creditor], page=127)])}
+    assert rows["CountryOfResidence"].pages == (125, 127, 258)
+    # another multiplicity is another truth: the first row's stands, on its own pages
+    assert rows["Header"].stated == "[1..1]" and rows["Header"].pages == (118, 120)
