@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -249,7 +250,8 @@ def eval_elements(
     if per_split < 1:
         raise typer.BadParameter("ask at least one question per split", param_hint="--per-split")
     err = Console(stderr=True)
-    questions, results, skipped = asyncio.run(_ask_elements(get_settings(), per_split, seed, real2_pdfs, err))
+    questions, results, skipped = asyncio.run(ask_element_probe(real2_pdfs, err, per_split=per_split, seed=seed,
+                                                                settings=get_settings()))
     for reason in skipped:
         err.print(f"[yellow]skipped:[/] {reason}")
     if not questions:
@@ -266,9 +268,16 @@ def eval_elements(
                        f"answered {row['answered']}, right page {row['right_page']}, stated {row['stated']}")
 
 
-async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
+async def ask_element_probe(real2_pdfs: Path | None, err: Any, *, per_split: int = 120, seed: int = 7,
+                            settings: Any = None, answerable_only: bool = False,
+                            observe: Callable[[Any], None] | None = None,
+                            step: Callable[[Any], None] | None = None) -> tuple[list[Any], list[Any], list[str]]:
+    """Ask the element probe's questions on the real2 corpus: (questions, results, skipped). `observe` gets
+    the offline model before the first question (`eval spans` records its spans), `step` each question
+    once it is answered."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from config.settings import get_settings
     from evals.e2e_corpus import prepare_contexts
     from evals.e2e_golden import GoldenQuestion, load_golden
     from evals.e2e_runner import RunOptions
@@ -282,6 +291,7 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
     )
     from evals.personas import persona
 
+    settings = settings or get_settings()
     asked = " ".join(q.question for q in load_golden())
     roles = persona(GoldenQuestion.model_fields["persona"].default).roles  # as a golden line without roles
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -294,10 +304,17 @@ async def _ask_elements(settings, per_split, seed, real2_pdfs, err):
                       for c in knowledge.rulebook_chunks(info.rulebook_id, roles)]
             rows = structure_rows(chunks) + element_records(chunks)
             rows += absent_elements(chunks, rows) + constraint_rules(chunks)
-            questions = probe_questions(rows, per_split, seed, asked)
+            questions = [q for q in probe_questions(rows, per_split, seed, asked) if q.answerable or not answerable_only]
+            if observe is not None:
+                observe(contexts["real2"].service.model)
             task = progress.add_task("asking", total=len(questions))
-            suite = await run_suite(questions, contexts, 1, RunOptions(),
-                                    progress=lambda q: progress.update(task, advance=1, description=q.id))
+
+            def done(q: Any) -> None:
+                if step is not None:
+                    step(q)
+                progress.update(task, advance=1, description=q.id)
+
+            suite = await run_suite(questions, contexts, 1, RunOptions(), progress=done)
     return questions, suite.results, skipped
 
 

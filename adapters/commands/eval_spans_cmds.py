@@ -32,6 +32,9 @@ def eval_spans(
         "--obliqa-documents", min=0, help="also ask ObliQA questions over this many of its documents, "
                                           "passages as chunks (as `eval answering --documents-limit`; 0: none)")] = 0,
     obliqa_limit: Annotated[int, typer.Option("--obliqa-limit", min=1, help="ObliQA questions per half")] = 100,
+    probe: Annotated[bool, typer.Option(
+        "--probe", help="also ask the element probe's answerable questions (`eval elements`, seed 7, 120 per "
+                        "family and half; their cases' corpus is 'probe')")] = False,
     real_pdfs: RealOpt = None,
     real2_pdfs: Real2Opt = None,
 ) -> None:
@@ -50,6 +53,8 @@ def eval_spans(
         cases = asyncio.run(_collect(corpora_of(corpus), real_pdfs, real2_pdfs, err)) if corpus else []
         if obliqa_documents:
             cases += asyncio.run(_collect_obliqa(obliqa_documents, obliqa_limit, err))
+        if probe:
+            cases += asyncio.run(_collect_probe(real2_pdfs, err))
     if save_cases is not None:
         save_cases.write_text(json.dumps([c.to_json() for c in cases], ensure_ascii=False), encoding="utf-8")
     sources = sorted({c.corpus for c in cases})
@@ -108,6 +113,29 @@ async def _collect(corpora: list[str], real_pdfs: Path | None, real2_pdfs: Path 
                 progress.update(task, advance=1, description=q.id)
 
             await run_suite(questions, contexts, 1, RunOptions(), progress=step)
+    return cases
+
+
+async def _collect_probe(real2_pdfs: Path | None, err: Any) -> list[Any]:
+    """The element probe's answerable questions (evals.element_probe), asked on the real2 corpus; their
+    cases are marked corpus 'probe' so that a report tells them from the golden sets'."""
+    from adapters.commands.eval_e2e_cmds import ask_element_probe
+    from evals.span_ranking import case_of
+
+    scored: list[list[Any]] = []
+    cases: list[Any] = []
+
+    def observe(model: Any) -> None:
+        model.span_observer = lambda query, spans: scored.append(list(spans))
+
+    def step(q: Any) -> None:
+        if scored and q.answerable:
+            case = case_of(q, scored[-1])
+            case.corpus = "probe"
+            cases.append(case)
+        scored.clear()
+
+    await ask_element_probe(real2_pdfs, err, answerable_only=True, observe=observe, step=step)
     return cases
 
 
