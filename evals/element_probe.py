@@ -67,7 +67,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from bot.offline.message_elements import MessageWords
+from bot.offline.message_elements import FrozenMessageWords, MessageWords, is_constraints
 from bot.offline.span_scoring import MessageChapter, message_chapter
 from evals.e2e_golden import GoldenQuestion
 from evals.e2e_scoring import QuestionResult
@@ -179,13 +179,10 @@ def constraint_rules(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
     when an element the message lists (with its tag) must be present or is not allowed, once per
     (message, element, kind); an element two different rules of one kind constrain is left out."""
     chunks = list(chunks)
-    words = MessageWords()
-    for chunk in chunks:
-        words.add(chunk)
-    index = words.freeze()
-    found: dict[tuple[str, str, str], set[ElementRow]] = {}
+    index = _message_words(chunks)
+    found: dict[tuple[str, str, str], list[ElementRow]] = {}
     for chunk, message in _in_message_chapters(chunks):
-        if not (chunk.section_title or "").rstrip().endswith("Constraints"):
+        if not is_constraints(chunk):
             continue
         for rule in _RULE.finditer(chunk.text):
             text = " ".join(rule.group(1).split())
@@ -218,10 +215,7 @@ def constraint_rules(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
 def absent_elements(chunks: Sequence[ChunkPayload], rows: Sequence[ElementRow]) -> list[ElementRow]:
     """(message, element) pairs of the same guide where the element is one of `rows` (another
     message's) and the message's chapter and the components it details never name it."""
-    words = MessageWords()
-    for chunk in chunks:
-        words.add(chunk)
-    index = words.freeze()
+    index = _message_words(chunks)
     elements = sorted({(r.rulebook_id, r.element) for r in rows})
     absent = []
     for (rulebook_id, message_id), held in sorted(index.words.items()):
@@ -230,6 +224,14 @@ def absent_elements(chunks: Sequence[ChunkPayload], rows: Sequence[ElementRow]) 
                 absent.append(ElementRow(rulebook_id, message_id, index.names[(rulebook_id, message_id)], element,
                                          "", (), "absent"))
     return absent
+
+
+def _message_words(chunks: Iterable[ChunkPayload]) -> FrozenMessageWords:
+    """Each message's words, names and constraints, read as the assistant's corpus vocabulary reads them."""
+    words = MessageWords()
+    for chunk in chunks:
+        words.add(chunk)
+    return words.freeze()
 
 
 def _in_message_chapters(chunks: Iterable[ChunkPayload]) -> Iterator[tuple[ChunkPayload, MessageChapter]]:

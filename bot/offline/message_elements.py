@@ -66,18 +66,29 @@ def _words(chunk: ChunkPayload) -> frozenset[str]:
     return frozenset(w.casefold() for w in _WORD.findall(" ".join([chunk.text, *chunk.tables_csv])))
 
 
+def _stemmed_name(name: str) -> str:
+    """A run-together name as its words' stems (ClaimNonReceiptRejectReason1Choice -> " claim non
+    receipt reject reason choic "), space-padded so that a name's words in a row are a substring;
+    "" for a word that is no run-together name."""
+    parts = compound_parts(name)
+    stems = tokenize(" ".join(parts), "en") if len(parts) > 1 else []
+    return f" {' '.join(stems)} " if stems else ""
+
+
 def _name_stems(text: str, memo: dict[str, str]) -> set[str]:
-    """The run-together names of a text as their words' stems (ClaimNonReceiptRejectReason1Choice ->
-    " claim non receipt reject reason choic "), space-padded so that a name's words in a row are a
-    substring."""
+    """The run-together names of a text, each as `_stemmed_name` (remembered per word in `memo`)."""
     stems = set()
     for word in _WORD.findall(text):
         if word not in memo:
-            parts = compound_parts(word)
-            memo[word] = f" {' '.join(tokenize(' '.join(parts), 'en'))} " if len(parts) > 1 else ""
+            memo[word] = _stemmed_name(word)
         if memo[word]:
             stems.add(memo[word])
     return stems
+
+
+def is_constraints(chunk: ChunkPayload) -> bool:
+    """A chunk of a message's "Constraints" section, the rules saying when an element must be present."""
+    return (chunk.section_title or "").rstrip().endswith("Constraints")
 
 
 def _component(chunk: ChunkPayload) -> str | None:
@@ -113,7 +124,7 @@ class MessageWords:
             self._words.setdefault(key, set()).update(_words(chunk))
             self._refs.setdefault(key, set()).update(refs)
             self._names[key] = message.name
-            if (chunk.section_title or "").rstrip().endswith("Constraints") and chunk.section_key:
+            if is_constraints(chunk) and chunk.section_key:
                 section, held = self._constraints.setdefault(key, (chunk.section_key, set()))
                 if section == chunk.section_key:
                     held.update(_words(chunk))
@@ -185,8 +196,8 @@ class FrozenMessageWords:
     def holds_words_of(self, key: MessageKey, element: str) -> bool:
         """Does a name the message's chapter or components write hold the element's words in a row,
         stem by stem ("RejectionReason" in ClaimNonReceiptRejectReason1Choice)?"""
-        wanted = f" {' '.join(tokenize(' '.join(compound_parts(self.elements.get(element, element))), 'en'))} "
-        return wanted.strip() != "" and any(wanted in name for name in self.name_stems.get(key, ()))
+        wanted = _stemmed_name(self.elements.get(element, element))
+        return wanted != "" and any(wanted in name for name in self.name_stems.get(key, ()))
 
     def named(self, question: str, rulebooks: Iterable[str]) -> list[MessageKey]:
         """The messages of these rulebooks the question names, by id ("camt.033") or by name

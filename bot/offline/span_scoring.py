@@ -1102,9 +1102,9 @@ class SpanScorer:
         # about the element states its condition, not any rule the message's name is in ("If several
         # payment instructions need further details, multiple AdditionalPaymentInformation messages …")
         # (only where the question names a message: a guide's elements are run-together or capitalised names)
-        named_message = bool(with_unversioned(element_names(query)) & messages or MESSAGE_ID.search(query))
-        conditioned = ((with_unversioned(element_names(query)) | capitalised_names(query)) - naming - messages
-                       if condition and named_message else set())
+        question_names = with_unversioned(element_names(query))
+        named_message = bool(question_names & messages or MESSAGE_ID.search(query))
+        conditioned = (question_names | capitalised_names(query)) - naming - messages if condition and named_message else set()
         if asked_elements - messages or single:
             asked_elements, spelled = asked_elements - messages, spelled - messages
         if not asked_elements:
