@@ -124,19 +124,21 @@ def hand_vector() -> np.ndarray:
     return np.asarray([1.0, *(HAND_WEIGHTS[name] for name in SIGNALS)])
 
 
-def _loss(w: np.ndarray, cases: Sequence[SpanCase], strength: float) -> tuple[float, np.ndarray]:
+def _loss(w: np.ndarray, cases: Sequence[SpanCase], strength: float,
+          case_weights: Sequence[float] | None = None) -> tuple[float, np.ndarray]:
     total, grad = 0.0, np.zeros_like(w)
-    for case in cases:
+    weights = [1.0] * len(cases) if case_weights is None else list(case_weights)
+    for case, weight in zip(cases, weights, strict=True):
         scores = case.features @ w
         scores -= scores.max()
         p = np.exp(scores)
         p /= p.sum()
         target = case.target
         mass = p[target].sum()
-        total -= math.log(max(mass, 1e-300))
+        total -= weight * math.log(max(mass, 1e-300))
         q = np.where(target, p, 0.0) / max(mass, 1e-300)
-        grad += case.features.T @ (p - q)
-    n = max(1, len(cases))
+        grad += weight * (case.features.T @ (p - q))
+    n = max(1e-9, sum(weights)) if cases else 1.0
     # the prior: the hand weights, at the fit's own scale (dense similarity's weight, which is not shrunk)
     prior = hand_vector()
     gap = w - w[0] * prior
@@ -179,11 +181,14 @@ def _bfgs(objective: Callable[[np.ndarray], tuple[float, np.ndarray]], start: np
     return x
 
 
-def fit(cases: Sequence[SpanCase], strength: float) -> np.ndarray:
-    """The weights (dense first) of the conditional logit at this L2 strength, scaled so dense's is 1."""
+def fit(cases: Sequence[SpanCase], strength: float,
+        weight_of: Callable[[SpanCase], float] | None = None) -> np.ndarray:
+    """The weights (dense first) of the conditional logit at this L2 strength, scaled so dense's is 1;
+    `weight_of` gives a case's weight in the likelihood (1 each when not given)."""
     usable = [c for c in cases if c.learnable]
+    weights = None if weight_of is None else [weight_of(c) for c in usable]
     start = hand_vector() * 20.0  # the hand weights at a temperature where dense differences matter
-    w = _bfgs(lambda v: _loss(v, usable, strength), start)
+    w = _bfgs(lambda v: _loss(v, usable, strength, weights), start)
     if w[0] <= 0:
         raise ValueError(f"the fit gave dense similarity a weight of {w[0]:.3f}: no span ranking to keep")
     return w / w[0]
@@ -342,12 +347,16 @@ def _quoted_right(cases: Sequence[SpanCase], w: np.ndarray, margin: float) -> fl
     return round(sum(bool(c.right[quoted(c, w, margin)].any()) for c in usable) / len(usable), 4)
 
 
-def weights_file(report: Mapping[str, Any], sources: Sequence[str]) -> dict[str, Any]:
-    """What `bot/offline/span_weights.json` holds: the weights and where they come from."""
-    return {"weights": report["weights"], "quote_margin": report["quote_margin"], "fitted_by": "rulebook eval spans --write",
-            "fitted_on": f"dev questions of {', '.join(sources)}", "chosen_strength": report["chosen_strength"],
-            "dev_cv_top1_right": report["dev"]["fitted_cv"]["cv_top1_right"],
-            "dev_hand_top1_right": report["dev"]["hand"]["top1_right"],
-            "test_top1_right": report["test"]["fitted"]["top1_right"],
-            "test_hand_top1_right": report["test"]["hand"]["top1_right"],
-            "figures": "evals/baselines/span_weights.{json,png}"}
+def weights_file(report: Mapping[str, Any], sources: Sequence[str],
+                 element_set: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """What `bot/offline/span_weights.json` holds: the weights and where they come from, and the
+    element set's entries (`evals.span_kinds.stored_element_set`) when given."""
+    stored = {"weights": report["weights"], "quote_margin": report["quote_margin"],
+              "fitted_by": "rulebook eval spans --write",
+              "fitted_on": f"dev questions of {', '.join(sources)}", "chosen_strength": report["chosen_strength"],
+              "dev_cv_top1_right": report["dev"]["fitted_cv"]["cv_top1_right"],
+              "dev_hand_top1_right": report["dev"]["hand"]["top1_right"],
+              "test_top1_right": report["test"]["fitted"]["top1_right"],
+              "test_hand_top1_right": report["test"]["hand"]["top1_right"],
+              "figures": "evals/baselines/span_weights.{json,png}"}
+    return stored | dict(element_set or {})

@@ -35,6 +35,9 @@ def eval_spans(
     probe: Annotated[bool, typer.Option(
         "--probe", help="also ask the element probe's answerable questions (`eval elements`, seed 7, 120 per "
                         "family and half; their cases' corpus is 'probe')")] = False,
+    element_set_only: Annotated[bool, typer.Option(
+        "--element-set-only", help="fit only the element set (needs golden and --probe cases); with --write, store "
+                                   "it beside the main set already in span_weights.json")] = False,
     real_pdfs: RealOpt = None,
     real2_pdfs: Real2Opt = None,
 ) -> None:
@@ -43,6 +46,8 @@ def eval_spans(
     from rich.console import Console
 
     from bot.offline.span_ranker import WEIGHTS_FILE
+    from evals.e2e_golden import load_golden
+    from evals.span_kinds import PROBE, Kinds, fit_element_set, stored_element_set
     from evals.span_ranking import BASELINE, RULE, SpanCase, calibrate, plot, weights_file
 
     err = Console(stderr=True)
@@ -57,23 +62,65 @@ def eval_spans(
             cases += asyncio.run(_collect_probe(real2_pdfs, err))
     if save_cases is not None:
         save_cases.write_text(json.dumps([c.to_json() for c in cases], ensure_ascii=False), encoding="utf-8")
-    sources = sorted({c.corpus for c in cases})
+    if element_set_only:
+        _fit_element_set_only(cases, write, as_json, err)
+        return
+    # the main set is fitted on the golden sets' questions; the probe's only teach the element set
+    golden = [c for c in cases if c.corpus != PROBE]
+    sources = sorted({c.corpus for c in golden})
     report = {"command": "rulebook " + " ".join(sys.argv[1:]), "rule": RULE,
-              **calibrate(cases, progress=lambda line: err.print(line)), "corpora": sources}
+              **calibrate(golden, progress=lambda line: err.print(line)), "corpora": sources}
+    if any(c.corpus == PROBE for c in cases):
+        report["element_set"] = fit_element_set(cases, Kinds({q.id: q.question for q in load_golden()}),
+                                                progress=lambda line: err.print(line))
     if write:
+        if "element_set" in report:
+            element_set = stored_element_set(report["element_set"])
+        else:  # a fit without the probe's questions leaves the element set as it was
+            kept = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8")) if WEIGHTS_FILE.exists() else {}
+            element_set = {key: value for key, value in kept.items() if key.startswith("element_")}
         BASELINE.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         plot(report, BASELINE.with_suffix(".png"))
-        WEIGHTS_FILE.write_text(json.dumps(weights_file(report, sources), indent=1) + "\n", encoding="utf-8")
+        WEIGHTS_FILE.write_text(json.dumps(weights_file(report, sources, element_set), indent=1) + "\n",
+                                encoding="utf-8")
         err.print(f"weights written to {WEIGHTS_FILE}, the fit to {BASELINE} (+ .png)")
     if as_json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
         return
+    if "element_set" in report:
+        for name, figs in report["element_set"]["top1_right"].items():
+            err.print(f"element set {name:11} top-1 right: main set {figs['main_set']}  element set "
+                      f"{figs['element_set']}  ({figs['questions_with_right_span']} questions)")
     for half in ("dev", "test"):
         for name, figs in report[half].items():
             if "top1_right" in figs:
                 err.print(f"{half:4} {name:17} top-1 right {figs['top1_right']}  top-1 right+key fact "
                           f"{figs['top1_best']}  ({figs['questions_with_right_span']} questions)")
     err.print(f"dev cross-validated at L2 {report['chosen_strength']}: {report['dev']['fitted_cv']}")
+
+
+def _fit_element_set_only(cases: list[Any], write: bool, as_json: bool, err: Any) -> None:
+    from bot.offline.span_ranker import WEIGHTS_FILE
+    from evals.e2e_golden import load_golden
+    from evals.span_kinds import Kinds, fit_element_set, stored_element_set
+
+    try:
+        element_set = fit_element_set(cases, Kinds({q.id: q.question for q in load_golden()}),
+                                      progress=lambda line: err.print(line))
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from error
+    if write:
+        if not WEIGHTS_FILE.exists():
+            raise typer.BadParameter(f"{WEIGHTS_FILE} holds no main set to store the element set beside: fit it first")
+        stored = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8")) | stored_element_set(element_set)
+        WEIGHTS_FILE.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
+        err.print(f"element set written to {WEIGHTS_FILE}")
+    if as_json:
+        sys.stdout.write(json.dumps(element_set, ensure_ascii=False) + "\n")
+        return
+    for name, figs in element_set["top1_right"].items():
+        err.print(f"{name:11} top-1 right: main set {figs['main_set']}  element set {figs['element_set']}  "
+                  f"({figs['questions_with_right_span']} questions)")
 
 
 async def _collect(corpora: list[str], real_pdfs: Path | None, real2_pdfs: Path | None, err: Any) -> list[Any]:

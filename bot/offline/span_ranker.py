@@ -13,6 +13,13 @@ conditional logit over each question's spans, the spans on a gold page being the
 L2-regularised, the strength chosen by cross-validation over dev questions) and writes them to
 `span_weights.json` beside this module, with the data and figures behind them. `HAND_WEIGHTS` are
 the constants this model used before the fit (kept as the baseline every fit is compared with).
+
+Two sets: a question about one element of a message ("Is Creator mandatory in a CancelCaseAssignment
+message?", `span_scoring.element_question`) wants the element's own row or record over the sentences
+about the message around it, which one set fitted on every question cannot give both kinds
+(`evals/baselines/span_kinds.json`). `ELEMENT_WEIGHTS` serve those questions, `WEIGHTS` the rest; both
+share the quote margin (at 0.08 the element set quotes as many spans per golden element question as
+the main set: 2.8).
 """
 
 from __future__ import annotations
@@ -73,12 +80,14 @@ MAX_QUOTES = 4
 WEIGHTS_FILE = Path(__file__).with_name("span_weights.json")
 
 
-def load_weights(path: Path = WEIGHTS_FILE) -> Mapping[str, float]:
-    """The fitted weights (every signal; one the file lacks counts 0), or the hand weights when
-    no fit has been written."""
+def load_weights(path: Path = WEIGHTS_FILE, key: str = "weights") -> Mapping[str, float]:
+    """The fitted weights under `key` (every signal; one the file lacks counts 0); the main set when
+    the file has no such key (a fit without element questions), the hand weights when no fit has been
+    written."""
     if not path.exists():
         return HAND_WEIGHTS
-    fitted = json.loads(path.read_text(encoding="utf-8"))["weights"]
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    fitted = stored.get(key, stored["weights"])
     unknown = set(fitted) - set(SIGNALS)
     if unknown:
         raise ValueError(f"{path.name} weighs signals this model does not have: {sorted(unknown)}")
@@ -92,6 +101,7 @@ def load_quote_margin(path: Path = WEIGHTS_FILE) -> float:
 
 
 WEIGHTS: Mapping[str, float] = load_weights()
+ELEMENT_WEIGHTS: Mapping[str, float] = load_weights(key="element_weights")
 QUOTE_MARGIN: float = load_quote_margin()
 
 

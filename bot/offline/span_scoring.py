@@ -9,7 +9,8 @@ the answer) and fragments of a few words. A sentence the PDF broke over two para
 
 Score of a span (higher is better): its dense similarity with the question plus a weighted sum of
 its signals (`bot.offline.span_ranker.SIGNALS`; the weights are fitted on dev questions by
-`rulebook eval spans`, not set by hand):
+`rulebook eval spans`, not set by hand, one set for a question about one element of a message,
+`element_question`, and one for the rest):
 - dense: cosine similarity of the span and the question (multilingual-e5 when an encoder is
   given; this is what carries a French question to a Dutch sentence);
 - lexical: the share of the question's content terms (stems and identifiers) found in the span,
@@ -34,7 +35,7 @@ import io
 import math
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -45,7 +46,7 @@ from cachetools import LRUCache, cached
 from bot.gate.claims import extract_claims
 from bot.offline.asked_value import asked_slot, asked_unit, holds_value
 from bot.offline.section_opening import OPENING_SPANS, asks_purpose, opening_chunk_ids
-from bot.offline.span_ranker import WEIGHTS, weighted
+from bot.offline.span_ranker import ELEMENT_WEIGHTS, WEIGHTS, weighted
 from knowledge.bm25 import compound_parts, tokenize
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
@@ -167,6 +168,8 @@ class Span:
     dense: float | None = None  # similarity with the question without its document-naming words
     dense_full: float | None = None  # similarity with the whole question
     signals: dict[str, float] = field(default_factory=dict)  # span_ranker.SIGNALS it carries
+    # how much each signal counts: span_ranker's set for the kind of question (SpanScorer.score sets it)
+    weights: Mapping[str, float] = field(default_factory=lambda: WEIGHTS, repr=False)
     from_section: bool = False
     position: int = 0  # order of the span in its chunk
     holds_asked_fact: bool = False  # the question asks for an amount, a time or a code, and this span has one
@@ -176,7 +179,7 @@ class Span:
     @property
     def bonus(self) -> float:
         """The clues' part of the score (everything but the similarity and the word overlap)."""
-        return weighted({k: v for k, v in self.signals.items() if k not in _MEASURED})
+        return weighted({k: v for k, v in self.signals.items() if k not in _MEASURED}, self.weights)
 
     @property
     def score(self) -> float:
@@ -184,7 +187,7 @@ class Span:
         if self.dense is None:
             return self.lexical * 0.5 + self.bonus
         gain = 0.0 if self.dense_full is None else self.dense_full - self.dense
-        return (self.dense + WEIGHTS["lexical"] * self.lexical + WEIGHTS["dense_gain"] * gain
+        return (self.dense + self.weights["lexical"] * self.lexical + self.weights["dense_gain"] * gain
                 + self.bonus)
 
     @property
@@ -994,6 +997,14 @@ def heading_identifiers(chunk: ChunkPayload) -> frozenset[str]:
 MESSAGE_ID = re.compile(r"(?<![\w.])([a-z]{4}\.\d{3})(?:\.\d{3}\.\d{2})?(?![\w.])", re.IGNORECASE)
 
 
+def element_question(question: str) -> bool:
+    """"Is Creator mandatory in a CancelCaseAssignment message?", "When must CancellationDetails be
+    present in a camt.029?": about one element (its presence, type or conditions), naming a message
+    or an element by its run-together name. Its spans are scored with span_ranker's element set."""
+    return (asks_about_element(question) or asks_for_condition(question)) \
+        and bool(MESSAGE_ID.search(question) or element_names(question))
+
+
 def message_names(chunks: Sequence[ChunkPayload]) -> set[str]:
     """The folded names of the messages whose chapters the chunks are in, versioned and not ("6
     camt.030.001.05 NotificationOfCaseAssignmentV05" -> notificationofcaseassignmentv05,
@@ -1239,6 +1250,9 @@ class SpanScorer:
                 if code_keys.get(id(span), most) < most:
                     del span.signals["code_row"]
                     span.defining = False
+        if element_question(query):
+            for span in spans:
+                span.weights = ELEMENT_WEIGHTS
         if self.embed_query is not None and self.embed_passages is not None:
             self._embed(spans, focused, query)
         return sorted(spans, key=lambda s: (-s.score, s.rank, s.position))
