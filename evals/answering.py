@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evals.intervals import rounded, wilson
 from evals.obliqa import Question, rulebook_id_of
 
 ROLE_PREFIX = "obliqa-doc:"
@@ -198,6 +199,13 @@ def summarise(cases: Sequence[AnswerCase]) -> dict[str, Any]:
                 sum(c.outcome != "answered" for c in excluded), len(excluded) - len(elsewhere)),
             "answered_when_excluded": len(ex_answered),
             "also_answered_elsewhere": len(elsewhere),
+            # 95% Wilson intervals of the shares (evals.intervals): fifty questions a half tell little
+            "intervals": {
+                "answered_share": rounded(wilson(len(answered), len(normal))),
+                "gold_cited_of_answered": rounded(wilson(sum(c.gold_cited for c in answered), len(answered))),
+                "refused_when_excluded": rounded(wilson(sum(c.outcome != "answered" for c in excluded),
+                                                        len(excluded))),
+            },
         }
     return out
 

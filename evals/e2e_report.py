@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from evals.e2e_scoring import QuestionResult, failing, summarise
+from evals.intervals import newcombe, rounded, wilson
 
 BASELINE_DIR = Path(__file__).parent / "baselines"
 DEFAULT_BASELINE = BASELINE_DIR / "e2e_offline.json"
@@ -71,14 +72,21 @@ def default_baseline(corpora: Sequence[str]) -> Path:
 def split_summaries(results: Sequence[QuestionResult], split_by_id: Mapping[str, str | None]
                     ) -> dict[str, Any]:
     """{"dev": summary, "test": summary, "gap": {metric: dev - test}, "unsplit": n}; a part with no
-    question asked is left out, and so is the gap then."""
+    question asked is left out, and so is the gap then. Each part's shares carry their 95% Wilson
+    intervals ("intervals"), the gap its Newcombe interval ("gap_intervals"), and "gaps_beyond_chance"
+    names the shares whose gap interval excludes 0 (`evals.intervals`)."""
     out: dict[str, Any] = {}
     for name in SPLIT_NAMES:
         group = [r for r in results if split_by_id.get(r.id) == name]
         if group:
             out[name] = summarise(group)
+            out[name]["intervals"] = {m: rounded(wilson(k, n)) for m, (k, n) in out[name]["fractions"].items()}
     if all(name in out for name in SPLIT_NAMES):
         out["gap"] = {m: _gap(out["dev"].get(m), out["test"].get(m)) for m in SPLIT_METRICS}
+        dev, test = out["dev"]["fractions"], out["test"]["fractions"]
+        out["gap_intervals"] = {m: rounded(newcombe(*dev[m], *test[m])) for m in dev if m in test}
+        out["gaps_beyond_chance"] = [m for m, interval in out["gap_intervals"].items()
+                                     if interval is not None and (interval[0] > 0 or interval[1] < 0)]
     out["unsplit"] = sum(1 for r in results if split_by_id.get(r.id) not in SPLIT_NAMES)
     return out
 
@@ -264,6 +272,36 @@ def _split_cell(metric: str, value: Any, signed: bool = False) -> str:
     return f"{value:+.1%}" if signed else f"{value:.1%}"
 
 
+def print_intervals(console: Console, splits: Mapping[str, Any], parts: Sequence[str]) -> None:
+    """Each share's count and 95% interval per part, and the gap's interval: how much the figures
+    above can be trusted on this many questions (`evals.intervals`)."""
+    if not any(splits[name].get("fractions") for name in parts):
+        return
+    table = Table(title="95% intervals (Wilson; gap: Newcombe)")
+    table.add_column("metric", no_wrap=True)
+    for name in parts:
+        table.add_column(name, justify="right", no_wrap=True)
+    if "gap_intervals" in splits:
+        table.add_column("gap", justify="right", no_wrap=True)
+
+    def span(interval: Sequence[float] | None, signed: bool = False) -> str:
+        if not interval:
+            return "-"
+        return f"{interval[0]:+.0%} to {interval[1]:+.0%}" if signed else f"{interval[0]:.0%}-{interval[1]:.0%}"
+
+    for metric in SPLIT_METRICS:
+        if metric not in (splits[parts[0]].get("fractions") or {}):
+            continue
+        row = [SPLIT_LABELS[metric]]
+        for name in parts:
+            k, n = splits[name]["fractions"][metric]
+            row.append(f"{k}/{n} {span(splits[name]['intervals'][metric])}")
+        if "gap_intervals" in splits:
+            row.append(span(splits["gap_intervals"].get(metric), signed=True))
+        table.add_row(*row)
+    console.print(table)
+
+
 def kind_gaps(splits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """Questions passed per kind in dev and in test, widest gap first: where a gap opens is where
     changes were fitted to the dev questions of one kind rather than learned (empty without both parts)."""
@@ -304,7 +342,8 @@ def print_splits(console: Console, report: Mapping[str, Any]) -> None:
         row = [SPLIT_LABELS[metric], _split_cell(metric, report.get(metric))]
         row += [_split_cell(metric, splits[name].get(metric)) for name in parts]
         if "gap" in splits:
-            row.append(_split_cell(metric, splits["gap"].get(metric), signed=True))
+            beyond = metric in splits.get("gaps_beyond_chance", ())
+            row.append(_split_cell(metric, splits["gap"].get(metric), signed=True) + (" *" if beyond else ""))
         if has_base:
             for name in parts:
                 d = (split_d.get(name) or {}).get(metric)
@@ -312,7 +351,9 @@ def print_splits(console: Console, report: Mapping[str, Any]) -> None:
         table.add_row(*row)
     console.print(table)
     console.print(", ".join(f"{name} {splits[name]['question_count']} questions" for name in parts)
-                  + ("; gap = dev - test (a large gap means a change was tuned, not learned)" if "gap" in splits else ""))
+                  + ("; gap = dev - test, * where its 95% interval excludes 0: beyond chance, so a change was "
+                     "tuned to dev rather than learned" if "gap" in splits else ""))
+    print_intervals(console, splits, parts)
     gaps = kind_gaps(splits)
     if gaps:
         by_kind = Table(title="passed by kind, dev / test (widest gap first)")

@@ -306,6 +306,16 @@ def summarise(results: Sequence[QuestionResult]) -> dict[str, Any]:
         by_kind[kind] = {"questions": len(group), "passed": sum(r.passed for r in group)}
     latencies = [r.latency_ms for r in results if r.error is None]
     first_tokens = [r.first_token_ms for r in results if r.first_token_ms is not None]
+    answered_answerable = [r for r in answered if r.answerable]
+    # each share's count and the questions it is out of: what an interval of the share is built from
+    fractions = {
+        "answerable_answered": [sum(r.outcome == "answered" for r in answerable), len(answerable)],
+        "citation_correctness": [sum(bool(r.citation_ok) for r in answered), len(answered)],
+        "citation_expected_rate": [sum(bool(r.expected_cited) for r in answered_answerable), len(answered_answerable)],
+        "correct_refusals": [sum(bool(r.correct_refusal) for r in unanswerable), len(unanswerable)],
+        "must_contain_all": [sum(r.outcome == "answered" and r.must_contain_ok for r in answerable), len(answerable)],
+        "retrieval_hit_rate": [sum(bool(r.retrieval_hit) for r in retrieval), len(retrieval)],
+    }
     return {
         "question_count": total,
         "answerable": len(answerable),
@@ -334,6 +344,7 @@ def summarise(results: Sequence[QuestionResult]) -> dict[str, Any]:
         "first_token_ms_p95": _percentile(first_tokens, 95),
         "judge_mean": round(statistics.fmean(judged), 3) if judged else None,
         "passed": sum(r.passed for r in results),
+        "fractions": fractions,
         "by_kind": by_kind,
     }
 

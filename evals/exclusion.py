@@ -28,6 +28,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evals.intervals import rounded, wilson
+
 
 class HiddenRulebooks:
     """A `KnowledgeBase` facade on which some rulebooks do not exist (see the module docstring)."""
@@ -228,6 +230,9 @@ def summarise(cases: Sequence[ExclusionCase]) -> dict[str, Any]:
                       # an answer holding the gold answer's facts from another rulebook is no error
                       "refused_or_answered_elsewhere_share": round((refused + len(elsewhere)) / len(rows), 4)
                       if rows else None,
+                      # 95% Wilson intervals of both shares (evals.intervals)
+                      "refused_interval": rounded(wilson(refused, len(rows))),
+                      "refused_or_answered_elsewhere_interval": rounded(wilson(refused + len(elsewhere), len(rows))),
                       "answered": [c.question_id for c in rows if c.outcome == "answered"],
                       "answered_elsewhere": {c.question_id: c.cited for c in elsewhere},
                       "answered_elsewhere_by": {c.question_id: c.elsewhere_by for c in elsewhere}}

@@ -75,6 +75,11 @@ def eval_answering(
     for label, key in rows:
         cells = [report["splits"][s].get(key) for s in ("dev", "test")]
         typer.echo(f"{label:<34}" + "".join(f"{'—' if v is None else v:>10}" for v in cells))
+    for key, label in (("answered_share", "answered"), ("gold_cited_of_answered", "gold cited"),
+                       ("refused_when_excluded", "refused, hidden")):
+        spans = [(report["splits"][s].get("intervals") or {}).get(key) for s in ("dev", "test")]
+        typer.echo(f"  95% interval, {label:<18}" + "".join(
+            f"{'—' if v is None else f'{v[0]:.2f}-{v[1]:.2f}':>10}" for v in spans))
     typer.echo(f"must-contain: {report['must_contain']}")
 
 
@@ -122,7 +127,9 @@ def eval_exclusion(
     for reason in skipped:
         err.print(f"skipped: {reason}")
     for name, row in report["splits"].items():
-        typer.echo(f"{name}: refused {row['refused']}/{row['questions']} ({row['refused_share']})")
+        interval = row.get("refused_interval")
+        typer.echo(f"{name}: refused {row['refused']}/{row['questions']} ({row['refused_share']}"
+                   + (f", 95% interval {interval[0]:.1%}-{interval[1]:.1%}" if interval else "") + ")")
     for c in cases:
         if c.outcome == "answered":
             typer.echo(f"  answered {c.question_id} (hidden {', '.join(c.hidden)}) citing {', '.join(c.cited)}")

@@ -104,6 +104,10 @@ def test_summarise_counts_answers_elsewhere_apart():
     assert dev["answered_share"] == 0.5 and dev["gold_cited_of_answered"] == 1.0
     assert dev["refused_when_excluded"] == 0.5 and dev["refused_when_excluded_not_counting_elsewhere"] == 1.0
     assert dev["also_answered_elsewhere"] == 1
+    # two questions say little: the interval of the answered share spans most of 0..1
+    low, high = dev["intervals"]["answered_share"]
+    assert low < 0.1 and high > 0.9
+    assert summarise(cases)["test"]["intervals"]["answered_share"] is None  # no test question asked
 
 
 def test_e2e_reports_add_unanswerable_questions_and_the_other_language_bar(tmp_path):
