@@ -304,7 +304,9 @@ def print_intervals(console: Console, splits: Mapping[str, Any], parts: Sequence
 
 def kind_gaps(splits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """Questions passed per kind in dev and in test, widest gap first: where a gap opens is where
-    changes were fitted to the dev questions of one kind rather than learned (empty without both parts)."""
+    changes were fitted to the dev questions of one kind rather than learned (empty without both parts).
+    Each gap carries its 95% interval; "beyond_chance" where it excludes 0 (a dozen questions a kind
+    rarely tell)."""
     parts = {name: (splits or {}).get(name) for name in SPLIT_NAMES}
     if not all(isinstance(part, Mapping) and part.get("by_kind") for part in parts.values()):
         return []
@@ -314,9 +316,12 @@ def kind_gaps(splits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
         d, t = dev.get(kind, {}), test.get(kind, {})
         dev_share = d["passed"] / d["questions"] if d.get("questions") else None
         test_share = t["passed"] / t["questions"] if t.get("questions") else None
+        interval = newcombe(d.get("passed", 0), d.get("questions", 0), t.get("passed", 0), t.get("questions", 0))
         rows.append({"kind": kind, "dev": f"{d.get('passed', 0)}/{d.get('questions', 0)}",
                      "test": f"{t.get('passed', 0)}/{t.get('questions', 0)}",
-                     "gap": None if dev_share is None or test_share is None else round(dev_share - test_share, 4)})
+                     "gap": None if dev_share is None or test_share is None else round(dev_share - test_share, 4),
+                     "gap_interval": rounded(interval),
+                     "beyond_chance": interval is not None and (interval[0] > 0 or interval[1] < 0)})
     return sorted(rows, key=lambda r: (r["gap"] is None, -(r["gap"] or 0.0), r["kind"]))
 
 
@@ -360,7 +365,8 @@ def print_splits(console: Console, report: Mapping[str, Any]) -> None:
         for column in ("kind", "dev", "test", "gap"):
             by_kind.add_column(column, justify="left" if column == "kind" else "right", no_wrap=True)
         for row in gaps:
-            by_kind.add_row(row["kind"], row["dev"], row["test"], "-" if row["gap"] is None else f"{row['gap']:+.0%}")
+            gap = "-" if row["gap"] is None else f"{row['gap']:+.0%}" + (" *" if row.get("beyond_chance") else "")
+            by_kind.add_row(row["kind"], row["dev"], row["test"], gap)
         console.print(by_kind)
     if not has_base:
         console.print("baseline has no split figures (written before the dev/test split); "

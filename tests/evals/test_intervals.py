@@ -87,3 +87,13 @@ def test_the_printed_report_shows_counts_intervals_and_marks_a_gap_beyond_chance
     assert "+30.0% *" in answered_row
     interval_row = next(line for line in text.splitlines() if "45/50" in line)
     assert "30/50" in interval_row and "+" in interval_row.split("30/50")[1]
+
+
+def test_a_kind_gap_is_marked_beyond_chance_only_where_its_interval_excludes_zero():
+    from evals.e2e_report import kind_gaps
+
+    splits = {"dev": {"by_kind": {"table": {"questions": 43, "passed": 37}, "fact": {"questions": 28, "passed": 20}}},
+              "test": {"by_kind": {"table": {"questions": 42, "passed": 24}, "fact": {"questions": 28, "passed": 14}}}}
+    rows = {r["kind"]: r for r in kind_gaps(splits)}
+    assert rows["table"]["beyond_chance"] and rows["table"]["gap_interval"][0] > 0
+    assert not rows["fact"]["beyond_chance"] and rows["fact"]["gap_interval"][0] < 0 < rows["fact"]["gap_interval"][1]
