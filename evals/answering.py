@@ -186,25 +186,25 @@ def summarise(cases: Sequence[AnswerCase]) -> dict[str, Any]:
         answered = [c for c in normal if c.outcome == "answered"]
         ex_answered = [c for c in excluded if c.outcome == "answered"]
         elsewhere = [c for c in ex_answered if c.elsewhere >= ELSEWHERE_OVERLAP]
+        gold_cited = sum(c.gold_cited for c in answered)
+        refused = len(excluded) - len(ex_answered)
         out[split] = {
             "questions": len(normal),
             "answered_share": _share(len(answered), len(normal)),
-            "gold_cited_of_answered": _share(sum(c.gold_cited for c in answered), len(answered)),
-            "gold_cited_of_all": _share(sum(c.gold_cited for c in answered), len(normal)),
+            "gold_cited_of_answered": _share(gold_cited, len(answered)),
+            "gold_cited_of_all": _share(gold_cited, len(normal)),
             "blocked": sum(c.outcome == "blocked" for c in normal),
             "errors": sum(c.outcome == "error" for c in rows),
             "excluded_questions": len(excluded),
-            "refused_when_excluded": _share(sum(c.outcome != "answered" for c in excluded), len(excluded)),
-            "refused_when_excluded_not_counting_elsewhere": _share(
-                sum(c.outcome != "answered" for c in excluded), len(excluded) - len(elsewhere)),
+            "refused_when_excluded": _share(refused, len(excluded)),
+            "refused_when_excluded_not_counting_elsewhere": _share(refused, len(excluded) - len(elsewhere)),
             "answered_when_excluded": len(ex_answered),
             "also_answered_elsewhere": len(elsewhere),
             # 95% Wilson intervals of the shares (evals.intervals): fifty questions a half tell little
             "intervals": {
                 "answered_share": rounded(wilson(len(answered), len(normal))),
-                "gold_cited_of_answered": rounded(wilson(sum(c.gold_cited for c in answered), len(answered))),
-                "refused_when_excluded": rounded(wilson(sum(c.outcome != "answered" for c in excluded),
-                                                        len(excluded))),
+                "gold_cited_of_answered": rounded(wilson(gold_cited, len(answered))),
+                "refused_when_excluded": rounded(wilson(refused, len(excluded))),
             },
         }
     return out

@@ -307,7 +307,7 @@ def summarise(results: Sequence[QuestionResult]) -> dict[str, Any]:
     latencies = [r.latency_ms for r in results if r.error is None]
     first_tokens = [r.first_token_ms for r in results if r.first_token_ms is not None]
     answered_answerable = [r for r in answered if r.answerable]
-    # each share's count and the questions it is out of: what an interval of the share is built from
+    # each share's count and the questions it is out of: the share itself and its interval are built from it
     fractions = {
         "answerable_answered": [sum(r.outcome == "answered" for r in answerable), len(answerable)],
         "citation_correctness": [sum(bool(r.citation_ok) for r in answered), len(answered)],
@@ -325,19 +325,17 @@ def summarise(results: Sequence[QuestionResult]) -> dict[str, Any]:
         "blocked": _share(outcomes["blocked"], total),
         "errors": outcomes["error"],
         "counts": dict(outcomes),
-        "answerable_answered": _share(sum(r.outcome == "answered" for r in answerable), len(answerable)),
-        "citation_correctness": _share(sum(bool(r.citation_ok) for r in answered), len(answered)),
-        "citation_expected_rate": _share(sum(bool(r.expected_cited) for r in answered if r.answerable),
-                                         sum(1 for r in answered if r.answerable)),
-        "correct_refusals": _share(sum(bool(r.correct_refusal) for r in unanswerable), len(unanswerable)),
-        "correct_refusal_count": sum(bool(r.correct_refusal) for r in unanswerable),
+        "answerable_answered": _share(*fractions["answerable_answered"]),
+        "citation_correctness": _share(*fractions["citation_correctness"]),
+        "citation_expected_rate": _share(*fractions["citation_expected_rate"]),
+        "correct_refusals": _share(*fractions["correct_refusals"]),
+        "correct_refusal_count": fractions["correct_refusals"][0],
         "unsupported_sentences": sum(len(r.unsupported) for r in results),
         "must_contain_rate": _share(mc_hits, mc_entries),
-        "must_contain_all": _share(sum(r.outcome == "answered" and r.must_contain_ok for r in answerable),
-                                   len(answerable)),
+        "must_contain_all": _share(*fractions["must_contain_all"]),
         "guideline_violations": sum(violations.values()),
         "violations_by_kind": dict(violations),
-        "retrieval_hit_rate": _share(sum(bool(r.retrieval_hit) for r in retrieval), len(retrieval)),
+        "retrieval_hit_rate": _share(*fractions["retrieval_hit_rate"]),
         "latency_ms_p50": _percentile(latencies, 50),
         "latency_ms_p95": _percentile(latencies, 95),
         "first_token_ms_p50": _percentile(first_tokens, 50),
