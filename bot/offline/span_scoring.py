@@ -112,6 +112,10 @@ MIN_CODE_CHARS = 3  # a code a question names in capitals ("SLEV", "NAUT"): a ro
 DENSE_CHUNKS = 4
 LEXICAL_PICKS = 16
 MAX_SPANS = 60
+# ... and the spans that define what the question names (a code list row keyed by the code, an element's
+# record) in chunks further down: the decision holds a defining span to its own bar (MIN_DENSE_DEFINING),
+# and one left unmeasured scores on another scale than the measured ones and loses to any of them
+DEFINING_PICKS = 8
 # ... and, when the question asks for money, a duration or a count, the spans holding such a value that
 # the rest left unmeasured (the lexically best first): the evidence-coverage check compares the closest
 # of them with its bar, and an unmeasured one would pass it unseen
@@ -1264,6 +1268,9 @@ class SpanScorer:
                         key=lambda s: (-(s.lexical + s.bonus), s.rank))[:LEXICAL_PICKS]
         # a span defining what the question names is measured however few of its words it shares
         near = sorted(top, key=lambda s: (not s.defining, -s.lexical, s.rank))[:MAX_SPANS - len(others)] + others
+        measured = {id(s) for s in near}
+        near += sorted((s for s in spans if s.defining and id(s) not in measured),
+                       key=lambda s: (-(s.lexical + s.bonus), s.rank))[:DEFINING_PICKS]
         measured = {id(s) for s in near}
         near += sorted((s for s in spans if s.holds_value and id(s) not in measured),
                        key=lambda s: (-(s.lexical + s.bonus), s.rank))[:VALUE_PICKS]

@@ -33,3 +33,34 @@ def test_the_answer_quotes_that_row_first():
         "Welk label staat op het rekeningafschrift bij transactietype SCTI SAL?", "nl", [("S1", chunk())])
     rows = [line for line in text.splitlines() if line.startswith("| TRTP")]
     assert rows and rows[0].startswith("| TRTP | SCTI SAL | SEPA Overboeking Salaris"), text
+
+
+def test_a_row_defining_the_code_asked_is_measured_however_far_down_its_chunk_was_shown():
+    """The row keyed by the code asked, in the last of many chunks shown and sharing fewer of the
+    question's words than the rows above it, is measured by the encoder like the top chunks' spans:
+    unmeasured, it scored on the lexical scale and lost to every measured span, and the decision's
+    bar for a defining span (MIN_DENSE_DEFINING) never saw it."""
+    from bot.offline.span_scoring import DENSE_CHUNKS, LEXICAL_PICKS
+
+    def listing(i: int, rows: str) -> ChunkPayload:
+        table = "CodeName,Name,Definition\n" + rows
+        return ChunkPayload(chunk_id=f"G:{i}", rulebook_id="G", rulebook_title="Message guide", page_start=300 + i,
+                            page_end=300 + i, section_path=["19", f"19.{i}"], section_title=f"DocumentType{i}Code",
+                            chunk_index=i, text=table, tables_csv=[table], content_hash=f"h{i}")
+
+    # more rows sharing the question's words ("document type code") below the top chunks than the lexical picks take
+    shown = [listing(i, "".join(f"D{i}{j:02d},Invoice,Document type code {j} of the document type list for an invoice.\n"
+                                for j in range(4))) for i in range(LEXICAL_PICKS)]
+    shown.append(listing(LEXICAL_PICKS, "BOLD,BillOfLading,Document is a shipping notice.\n"))
+    measured: list[str] = []
+
+    def passages(texts: list[str]) -> list[list[float]]:
+        measured.extend(texts)
+        return [[1.0, 0.0]] * len(texts)
+
+    spans = SpanScorer(lambda q: [1.0, 0.0], passages).score(
+        "Which document type code is used for a bill of lading?", [(f"S{i}", c) for i, c in enumerate(shown)], set())
+    bold = next(s for s in spans if s.row and s.row[0] == "BOLD")
+    assert bold.rank >= DENSE_CHUNKS and bold.defining
+    assert bold.dense is not None and bold.text in measured
+    assert spans[0] is bold
