@@ -166,11 +166,16 @@ DEFINING_SIGNALS = ("defines", "code_row", "element_defines")
 # quoted when this close: 0.1 at the hand weights' spread of scores, scaled as the fitted quote margin is
 FOLLOWED_MARGIN = 0.1 * QUOTE_MARGIN / HAND_QUOTE_MARGIN
 
+# (every quote in the question's language, every quote in another, some in another)
 _FRAME = {
-    "en": ("Here is what the rulebooks say:", "Here is what the rulebooks say (quoted in {lang}):"),
-    "nl": ("Dit zeggen de regelboeken:", "Dit zeggen de regelboeken (geciteerd in het {lang}):"),
-    "fr": ("Voici ce que disent les règlements :", "Voici ce que disent les règlements (citation en {lang}) :"),
-    "de": ("Das sagen die Regelwerke:", "Das sagen die Regelwerke (zitiert auf {lang}):"),
+    "en": ("Here is what the rulebooks say:", "Here is what the rulebooks say (quoted in {lang}):",
+           "Here is what the rulebooks say (partly quoted in {lang}):"),
+    "nl": ("Dit zeggen de regelboeken:", "Dit zeggen de regelboeken (geciteerd in het {lang}):",
+           "Dit zeggen de regelboeken (deels geciteerd in het {lang}):"),
+    "fr": ("Voici ce que disent les règlements :", "Voici ce que disent les règlements (citation en {lang}) :",
+           "Voici ce que disent les règlements (citations en partie en {lang}) :"),
+    "de": ("Das sagen die Regelwerke:", "Das sagen die Regelwerke (zitiert auf {lang}):",
+           "Das sagen die Regelwerke (teils zitiert auf {lang}):"),
 }
 _TABLE_CAPTION = {
     "en": "From the table in the rulebook {refs}:",
@@ -755,7 +760,9 @@ class OfflineRulebookModel(BaseChatModel):
         source_languages = list(dict.fromkeys(s.chunk.language[:2] for s in quoted))
         frames = _FRAME.get(language, _FRAME["en"])
         other = [lang for lang in source_languages if lang != language]
-        frame = frames[1].format(lang=language_name(other[0], language)) if other else frames[0]
+        # an English answer quoting one German sentence among English ones is not "quoted in German"
+        mixed = len(other) < len(source_languages)
+        frame = frames[2 if mixed else 1].format(lang=language_name(other[0], language)) if other else frames[0]
         prose = [f"- {_cited(without_bullet(span.text), span.handle)}" for span in _distinct_texts(chosen)]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
         lines = [frame]
