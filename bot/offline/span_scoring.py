@@ -861,6 +861,20 @@ _ASKS_DEFINITION = re.compile(
 MAX_TERM_WORDS = 4
 
 
+# "What is an IID …?", "What does SIC stand for?", "Wat is een QR-IID?", "Was ist die IID?": the acronym whose
+# meaning is asked, right after the asking words (not "What does address type "C" mean in the QR Code?")
+_ASKED_ACRONYM = re.compile(
+    r"^\W{0,3}(?i:what\s+(?:is|are|does|do)|wat\s+(?:is|zijn|betekent)|was\s+(?:ist|sind|bedeutet)|"
+    r"qu['’]est-ce\s+qu(?:e|['’])|que\s+(?:signifie|veut\s+dire))\s*"
+    r"(?i:(?:an?|the|een|de|het|ein|eine|der|die|das|une?|le|la|les)\s+|l['’]\s*)?([A-Z]{2,})s?(?![\w-])")
+
+
+def asked_acronym(question: str) -> set[str]:
+    """The (folded) acronym whose meaning the question asks ("What is an IID in Swiss payments?" -> iid)."""
+    m = _ASKED_ACRONYM.search(question)
+    return {m.group(1).casefold()} if m else set()
+
+
 def asks_definition(question: str) -> bool:
     """"How does the rulebook define a Banking Business Day?", "What is a Payment Account?"."""
     return bool(_ASKS_DEFINITION.search(question))
@@ -1077,6 +1091,10 @@ class SpanScorer:
         if not spans:
             return []
         naming = naming_words([chunk for _, chunk in hits[:DENSE_CHUNKS]])
+        # "What is an IID?": the acronym asked about is the question's subject even where a document's
+        # name holds it (six_qr-iid_qr-iban); taken out, meaning and words were measured for "What is an
+        # in Swiss payments?", and any table row about Swiss payments outscored the definition
+        naming -= asked_acronym(query)
         focused = without_naming_words(query, naming)
         asked_numbers, asked_ids = _facts(query)
         asked_ids -= naming
