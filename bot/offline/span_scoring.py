@@ -717,6 +717,20 @@ def defines(span: Span, identifiers: set[str]) -> bool:
     return False
 
 
+_RECORD_HEAD = re.compile(r"^\W*([A-Z][A-Za-z0-9]*)\s*<[A-Za-z0-9]+>")
+
+
+def qualified_names(span: Span) -> set[str]:
+    """The (folded) names of an element record with the component it belongs to, as users say them: the
+    record "Name <Nm>" under the heading "19.1.1 Account" is the account name (accountname), which no
+    guide writes run together; none for a span that is no record."""
+    if span.row is not None or not (m := _RECORD_HEAD.match(span.text)) or not is_record(span.text):
+        return set()
+    element = m.group(1).casefold()
+    return {f"{owner}{element}" for title in span.chunk.parent_titles
+            if (owner := re.sub(r"\d+$", "", _title_term(title))) and owner.isalpha()}
+
+
 # the key cell of the row that opens a message's structure table, folded
 MESSAGE_ROOT = "message root"
 _ASKS_BLOCKS = re.compile(r"\b(?:building\s+blocks?|bouwstenen|blocs?\s+de\s+construction|bausteine?)\b", re.IGNORECASE)
@@ -824,9 +838,13 @@ def spelled_element_names(text: str, longest: int = MAX_SPELLED_WORDS) -> set[st
     folded and joined. A message guide keys its rows and records by the run-together name, and a
     user writes the words; `defines` matches a name only as a row's key cell or a record's head, so
     a run that is no element's name matches nothing."""
-    words = re.findall(r"[^\W\d_]+", re.sub(r"['’]s\b", "", _fold(text)))  # "the creditor's instruction"
+    plain = re.sub(r"['’]s\b", "", _fold(text))  # "the creditor's instruction"
+    words = re.findall(r"[^\W\d_]+", plain)
+    # ... a hyphenated word also as one ("e-mail address" is EmailAddress: the "e" alone makes no run)
+    joined = re.findall(r"[^\W\d_]+", re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", plain))
     # ... and the same words without articles: "the instruction for the debtor agent" is InstructionForDebtorAgent
-    runs = {"".join(seq[i:i + n]) for seq in (words, [w for w in words if w not in _ARTICLES])
+    runs = {"".join(seq[i:i + n]) for seq in (words, joined, [w for w in words if w not in _ARTICLES],
+                                             [w for w in joined if w not in _ARTICLES])
             for n in range(2, longest + 1) for i in range(len(seq) - n + 1)
             if all(len(w) > 1 for w in seq[i:i + n])}
     # "how many address lines": a guide names the element in the singular (AddressLine)
@@ -1213,7 +1231,7 @@ class SpanScorer:
                 span.defining = True
             if spelled and not span.defining and (span.row is not None or is_record(span.text)) \
                     and not _POINTS_ON.search(span.text) \
-                    and (named := [n for n in spelled if defines(span, {n})]):
+                    and (named := [n for n in spelled if defines(span, {n})] or sorted(qualified_names(span) & spelled)):
                 clues["element_defines"] = 1.0
                 span.defining = True
                 spelled_keys[id(span)] = set(named)

@@ -80,6 +80,44 @@ def test_an_element_spelled_in_the_plural_is_defined_by_its_record_in_the_singul
     assert spans[0].text.startswith("AddressLine <AdrLine> Presence: [0..7]") and spans[0].defining
 
 
+def test_an_element_spelled_with_a_hyphenated_word_is_defined_by_its_record():
+    """"e-mail address" is EmailAddress: the one-letter "e" makes no run of its own, the word joined does."""
+    names = spelled_element_names("How long may a contact person's e-mail address be?")
+    assert "emailaddress" in names and "contactpersonemailaddress" in names
+    assert "endtoendidentification" in spelled_element_names("Is the end-to-end identification mandatory?")
+    record = ("7.1.4.2 EmailAddress <EmailAdr>\n\nPresence: [0..1]\n\nDefinition: Address for electronic mail "
+              '(e-mail).\n\nDatatype: "Max2048Text" on page 114')
+    other = "Every contact person named in the enrolment must be reachable by the creditor at an address."
+    spans = SpanScorer(None, None).score("How long may a contact person's e-mail address be?",
+                                         [("S1", chunk(other)), ("S2", chunk(record))], set())
+    assert spans[0].text.startswith("EmailAddress <EmailAdr> Presence: [0..1]") and spans[0].defining
+
+
+def test_an_element_named_with_its_component_is_defined_by_the_record_under_that_components_heading():
+    """"the account name" is the record "Name <Nm>" under "19.1.1 Account" / "19.1.1.4 CashAccount38": guides
+    name an element within its component, users name both; the same record under another component is no
+    account name."""
+    from bot.offline.span_scoring import qualified_names
+
+    record = ("19.1.1.4.4 Name <Nm>\n\nPresence: [0..1]\n\nDefinition: Name of the account, as assigned by the "
+              'account servicing institution.\n\nDatatype: "Max70Text" on page 388')
+    under_account = chunk(record, index=1).model_copy(update={
+        "parent_titles": ["19 Message Items Types", "19.1 MessageComponents", "19.1.1 Account", "19.1.1.4 CashAccount38"],
+        "section_path": ["19", "19.1", "19.1.1", "19.1.1.4", "19.1.1.4.4"]})
+    under_street = chunk(record.replace("of the account", "of the street"), index=2).model_copy(update={
+        "parent_titles": ["19 Message Items Types", "19.1 MessageComponents", "19.1.30 PostalAddress"],
+        "section_path": ["19", "19.1", "19.1.30", "19.1.30.1"]})
+    spans = SpanScorer(None, None).score("How long can an account name be?",
+                                         [("S1", under_street), ("S2", under_account)], set())
+    named = {s.chunk.chunk_id: s for s in spans if s.text.startswith("Name <Nm>")}
+    assert named["GUIDE-1:1"].defining and not named["GUIDE-1:2"].defining
+    assert spans[0] is named["GUIDE-1:1"]
+    assert {"accountname", "cashaccountname"} <= qualified_names(named["GUIDE-1:1"])
+    sentence = SpanScorer(None, None).score("How long can an account name be?", [("S1", chunk(
+        "The account name is used in certain user communities to identify the account."))], set())[0]
+    assert qualified_names(sentence) == set() and not sentence.defining  # only a record is defined by it
+
+
 def test_the_question_words_inside_run_together_names_are_a_signal_of_their_own():
     c = chunk("Format minInclusive 0 totalDigits 18 fractionDigits 5\n\nThe decimal separator of the amount is a dot.")
     spans = SpanScorer(None, None).score("How many fraction digits may the amount have?", [("S1", c)], set())
