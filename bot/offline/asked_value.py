@@ -61,9 +61,15 @@ _ASKS_DURATION = re.compile(
     r"(after|within|in)\s+how\s+(long|much\s+time)|within\s+what|by\s+when|until\s+when|what\s+time|"
     r"deadlines?|time\s*limits?|notice\s+period|time-?outs?|retention\s+period|cut-?off(\s+time)?|"
     r"hoe\s+(lang|snel|laat)|binnen\s+(hoeveel|welke)|hoeveel\s+(\w+\s+)?" + _TIME_UNIT + r"|termijn|"
-    r"combien\s+de\s+(temps|" + _TIME_UNIT + r")|dans\s+quel\s+d[ée]lai|d[ée]lai|[àa]\s+quelle\s+heure|"
+    r"combien\s+d(?:e\s+|['’]\s*)(temps|" + _TIME_UNIT + r")|dans\s+quel\s+d[ée]lai|d[ée]lai|[àa]\s+quelle\s+heure|"
     r"wie\s+(lange|schnell|bald)|wie\s+viele\s+(\w+\s+)?" + _TIME_UNIT + r"|fristen|frist|"
     r"innerhalb\s+welche[rnms]?|bis\s+wann|um\s+wie\s+viel\s+uhr|"
+    # a date asked ("by which date", "bis zu welchem Datum", "tot welke datum", "jusqu'à quelle date"): the
+    # answer is a date, which the passages' durations include ("21 November 2025")
+    r"(?:by|until|till|before|after|from|since|on|as\s+of)\s+(?:which|what)\s+(?:date|day)|(?:which|what)\s+date(?!\s+(?:format|type|element|field|tag|code))|"
+    r"(?:tot|voor|vanaf|sinds|op)\s+welke\s+datum|welke\s+datum|"
+    r"(?:jusqu['’]\s*[àa]|avant|[àa]\s+partir\s+de|depuis)\s+quelle\s+date|quelle\s+date(?!\s+(?:de\s+)?(?:format|type|[ée]l[ée]ment|champ))|"
+    r"(?:bis|ab|seit|vor)\s+(?:zu\s+)?welche[mn]?\s+(?:datum|termin|zeitpunkt|tag)|welche[sm]?\s+datum|"
     # when a thing expires, the answer is a period or a date ("36 months after the last collection")
     r"expire[sd]?|expiry|lapses?|validity\s+period|vervalt|verloopt|verlopen|expirer?|expiration|"
     r"verf[äa]llt|l[äa]uft\s+\w+\s+ab|abl[äa]uft|g[üu]ltigkeitsdauer)\b",
@@ -76,13 +82,13 @@ _LENGTH_UNIT = (r"(?:characters?|chars?|digits?|positions?|letters?|bytes?|signs
 # reference be" for a length
 _ASKS_LENGTH = re.compile(
     r"\b(how\s+long\s+(\S+\s+){0,8}?(be|is|are)\b|lengths?\b|how\s+many\s+(\w+\s+){0,2}?" + _LENGTH_UNIT + r"|"
-    r"lengte|hoeveel\s+(\w+\s+)?" + _LENGTH_UNIT + r"|longueur|combien\s+de\s+(\w+\s+)?" + _LENGTH_UNIT + r"|"
+    r"lengte|hoeveel\s+(\w+\s+)?" + _LENGTH_UNIT + r"|longueur|combien\s+d(?:e\s+|['’]\s*)(\w+\s+)?" + _LENGTH_UNIT + r"|"
     r"wie\s+lang\s+(ist|sind|darf|d[üu]rfen|kann|k[öo]nnen)\b|l[äa]nge|wie\s+viele\s+(\w+\s+)?" + _LENGTH_UNIT + r"|"
     r"(?:widths?|heights?|how\s+(?:wide|high|tall)|breedte|hoogte|largeur|hauteur|breite|h[öo]he)\b)",
     re.IGNORECASE)
 _ASKS_COUNT = re.compile(
     r"\b(how\s+many|(maximum|minimum|max\.?|min\.?|total|highest)\s+number\s+of|"
-    r"hoeveel|(maximale|maximum|minimale)\s+aantal|combien\s+de|nombre\s+(maximal|maximum|minimal)\s+de|"
+    r"hoeveel|(maximale|maximum|minimale)\s+aantal|combien\s+d(?:e|['’])|nombre\s+(maximal|maximum|minimal)\s+de|"
     r"wie\s+viele|(maximale|minimale|h[öo]chste)\s+anzahl)\b",
     re.IGNORECASE)
 

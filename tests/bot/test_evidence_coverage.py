@@ -43,6 +43,15 @@ from knowledge.payload import ChunkPayload
     # a printed part's width or height is a length in millimetres
     ("Quelle largeur doit avoir la bordure autour du Swiss QR Code ?", "length"),
     ("How wide is the receipt of a QR-bill?", "length"),
+    # French elides "de" before a vowel: "combien d'années" asks for years as "combien de jours" asks for days
+    ("Pendant combien d'années une banque doit-elle archiver les messages camt.029 ?", "duration"),
+    ("Combien d'éléments le bloc peut-il contenir ?", "count"),
+    # a date asked is a time ("21 November 2025"), in each language; a date's format or field is not
+    ("Bis zu welchem Datum mussten die Banken eine QR-IBAN zuteilen?", "duration"),
+    ("By which date must banks give their customers a QR-IBAN?", "duration"),
+    ("Tot welke datum is versie 2.2 geldig?", "duration"),
+    ("Jusqu'à quelle date la version 2.2 reste-t-elle valable ?", "duration"),
+    ("Which date format is used for the requested execution date?", None),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert asked_value(question) == kind
