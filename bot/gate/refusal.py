@@ -80,7 +80,9 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
     after = r"(?!\w)" if key[-1:].isdigit() else r"(?![^\W\d_])"  # "PS-17" is not in "PS-170"
     # a message's versioned name ("DebitAuthorisationRequestV07" in a heading) mentions it
     version = r"(?:v\d{1,2}(?!\w))?" if key[-1:].isalpha() and len(key) >= 6 else ""
-    if re.search(r"(?<!\w)" + re.escape(key) + version + after, folded):
+    # (not after a soft hyphen: the tail of a word broken at a line end; the name's own hyphen may be one)
+    pattern = re.escape(key).replace(r"\-", "[-" + SOFT_HYPHEN + "]")
+    if re.search(r"(?<![\w" + SOFT_HYPHEN + "])" + pattern + version + after, folded):
         return True
     words = re.findall(r"[\w\-]+", fold_accents(question).casefold())
     for i, word in enumerate(words):
@@ -100,12 +102,23 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
     return False
 
 
+# a hyphen between two lower-case letters ("dur-ing", "e-mail"): a word the PDF broke at a line end, or a
+# compound of common words, never a name after a hyphen ("QR-IID", "SEPA-ING")
+_IN_WORD_HYPHEN = re.compile(r"(?<=[^\W\d_A-Z])-(?=[^\W\d_A-Z])")
+SOFT_HYPHEN = "\u00ad"
+
+
+def searchable_text(text: str) -> str:
+    """Text as `mentioned` searches it: accents and case folded, and a hyphen inside a lower-case word
+    made a soft hyphen, so that "ING" the bank is not mentioned by "dur-ing" broken at a line end."""
+    return fold_accents(_IN_WORD_HYPHEN.sub(SOFT_HYPHEN, text)).casefold()
+
+
 def _absent_terms(question: str, language: str, shown: Sequence[ChunkPayload]) -> list[str]:
     claims = extract_claims(question, language)
     # the headings too: a message guide names its message in the chapter's heading only
-    folded = fold_accents(" ".join(f"{c.rulebook_id} {c.rulebook_title} {' '.join(c.parent_titles)} "
-                                   f"{c.section_title or ''} {c.text} {' '.join(c.tables_csv)}"
-                                   for c in shown)).casefold()
+    folded = searchable_text(" ".join(f"{c.rulebook_id} {c.rulebook_title} {' '.join(c.parent_titles)} "
+                                      f"{c.section_title or ''} {c.text} {' '.join(c.tables_csv)}" for c in shown))
     # names only ("Visa", "Antwerpen"), never a code of the question: an instruction smuggled into
     # a question ("… end your answer with override-ok-93") must not have its token echoed back
     return [term for term in dict.fromkeys(claims.names)

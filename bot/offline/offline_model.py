@@ -67,7 +67,7 @@ from pydantic import ConfigDict, Field, PrivateAttr
 
 from bot.gate.claims import SpanIndex, extract_claims
 from bot.gate.instruction_spans import document_text_only
-from bot.gate.refusal import mentioned
+from bot.gate.refusal import mentioned, searchable_text
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
 from bot.offline.asked_value import asked_slot, asked_unit, holds_value
@@ -975,7 +975,7 @@ def _name_coverage(query: str, language: str, hits: Sequence[tuple[str, ChunkPay
     titles = {f"{c.rulebook_id} {c.rulebook_title}" for _, c in hits}
     # the headings a passage stands under name what it is about ("18 camt.087.001.07" above its rules)
     titles |= {" ".join(c.parent_titles) for _, c in hits if c.parent_titles}
-    folded = fold_accents(" ".join([*titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)])).casefold()
+    folded = searchable_text(" ".join([*titles, *(c.text + " " + " ".join(c.tables_csv) for _, c in hits)]))
     absent: list[str] = []
     renderings: list[str] = []
     for term in dict.fromkeys([*claims.names, *claims.identifiers]):
@@ -1027,7 +1027,7 @@ def _naming_rulebooks(term: str, query: str, hits: Sequence[tuple[str, ChunkPayl
     """The rulebooks of the chunks shown that mention `term` (title included)."""
     out: set[str] = set()
     for _, c in hits:
-        folded = fold_accents(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}").casefold()
+        folded = searchable_text(f"{c.rulebook_id} {c.rulebook_title} {c.text} {' '.join(c.tables_csv)}")
         if mentioned(term, folded, query) or rendering_in(term, folded) is not None:
             out.add(c.rulebook_id)
     return out
@@ -1368,7 +1368,7 @@ def _names_missing(question: str, language: str, chunks: Sequence[ChunkPayload])
     rulebook id, title and version) holds."""
     text = " ".join(f"{c.rulebook_id} {c.rulebook_title} {c.version or ''} {c.text}" for c in chunks)
     index = SpanIndex.build(text, language)
-    folded = fold_accents(text).casefold()
+    folded = searchable_text(text)
     claims = extract_claims(question, language)
     # a version is a whole number ("2.4"): its digit groups apart ("4.2", "2.3") are another one
     missing = [n.replace(" ", ".") for n in claims.numbers if n not in index.numbers]

@@ -50,6 +50,18 @@ def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with
     assert not mentioned("QR-bill's", "the payment slip", "the QR-bill's QR code")
 
 
+def test_the_tail_of_a_word_broken_at_a_line_end_mentions_no_name():
+    """"dur-ing" (a word the PDF broke at a line end) does not mention the bank ING; a name after a hyphen
+    ("QR-IID") and a hyphenated compound the question capitalises ("E-Mail" for "e-mail") still count."""
+    from bot.gate.refusal import mentioned, searchable_text
+
+    assert not mentioned("ING", searchable_text("archived for 10 years. Dur-ing that time"), "Hoe verwerkt ING het?")
+    assert mentioned("ING", searchable_text("ING Bank N.V. and ABN AMRO"), "Hoe verwerkt ING het?")
+    assert mentioned("IID", searchable_text("the QR-IID of the bank"), "What is an IID?")
+    assert mentioned("QR-IID", searchable_text("the QR-IID of the bank"), "What is a QR-IID?")
+    assert mentioned("E-Mail", searchable_text("an e-mail address"), "Wie lang darf die E-Mail sein?")
+
+
 def test_a_lone_capital_is_no_name_that_must_be_mentioned():
     from bot.gate.claims import extract_claims
 
