@@ -105,9 +105,18 @@ def _context(text: str, language: str) -> tuple[list[str], list[str]]:
 
 
 def _clauses(sentence: str, language: str) -> list[str]:
-    """A sentence cut where a coordinator opens a new question ("…, and how long is …")."""
+    """A sentence cut where a coordinator opens a new question ("…, and how long is …"); question words
+    joined before one predicate ("When and by whom were … approved?") ask one question."""
     boundary = re.compile(rf"\s*[,;]?\s+(?:{_AND[language]})\s+(?=(?:{_OPENERS[language]})\b)", re.IGNORECASE)
-    return [c.strip(" ,;") for c in boundary.split(sentence) if c.strip(" ,;?")]
+    only_asking = re.compile(rf"^(?:(?:{_OPENERS[language]})\b\s*)+$", re.IGNORECASE)
+    clauses: list[str] = []
+    for clause in (c.strip(" ,;") for c in boundary.split(sentence) if c.strip(" ,;?")):
+        if clauses and only_asking.match(clauses[-1]):
+            and_word = _AND[language].split("|")[0]
+            clauses[-1] = f"{clauses[-1]} {and_word} {clause[:1].lower()}{clause[1:]}"
+        else:
+            clauses.append(clause)
+    return clauses
 
 
 def _compared(clause: str, language: str) -> list[str] | None:

@@ -56,6 +56,10 @@ def test_a_question_asking_two_things_is_cut_into_questions_of_their_own(questio
     ("Welche Gebühren und Entgelte gelten für Händler?", "de"),
     ("Quels sont les droits et obligations du commerçant ?", "fr"),
     ("Wat zijn de rechten en plichten van een handelaar?", "nl"),
+    # question words joined before one predicate ask one question ("When?" alone asks nothing)
+    ("When and by whom were the message definitions approved?", "en"),
+    ("Wann und von wem wurde die Richtlinie genehmigt?", "de"),
+    ("Quand et par qui le guide a-t-il été approuvé ?", "fr"),
 ])
 def test_a_question_that_only_contains_and_is_one_part(question, language):
     assert question_parts(question, language) == [question]
