@@ -677,6 +677,20 @@ def holds_contact(text: str) -> bool:
     return bool(_CONTACT.search(text))
 
 
+_ASKS_FOR_CODE = re.compile(
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,4}?codes?\b|\bwelke?\s+(?:[\w-]+\s+){0,3}?code\b|"
+    r"\bquel(?:le)?s?\s+(?:[\w-]+\s+){0,3}?codes?\b|\bwelche[rsnm]?\s+(?:[\w-]+\s+){0,3}?codes?\b", re.IGNORECASE)
+# a code list row: its first cell, under a header naming a code ("CodeName: FIXE; Name: Fixed; …"), is a code
+_CODE_KEY = re.compile(r"^\W*(?:Code\w*|Cd)\s*:\s*([A-Z][A-Z0-9]{2,5})\s*(?:;|$)")
+
+
+def listed_code(span: Span) -> str | None:
+    """The (folded) code a code list row is keyed by ("CodeName: FIXE; Name: Fixed; …" -> fixe); None
+    for any other span."""
+    m = _CODE_KEY.match(span.text) if span.row is not None else None
+    return m.group(1).casefold() if m else None
+
+
 def asked_fact(question: str) -> str | None:
     """What kind of fact the question asks for: "identifier" (which code, which message), "contact"
     (where to send, find or ask: an e-mail or web address), "quantity" (how much, how long, when, a
@@ -1170,6 +1184,10 @@ class SpanScorer:
         # (a document's own name counts: "IID" names the QR-IID guide and titles its section "1.3.1 IID")
         titled = terms | _acronyms(query) if asks_definition(query) or asks_meaning(query) else set()
         kind = asked_fact(query)
+        # "Which mandate classification code says …?": a code list row keyed by a code the question does not
+        # name holds the fact asked, whether the code has a digit (MS13) or not (FIXE, which `_facts` does
+        # not count as an identifier: an all-letter word in capitals is as often a name)
+        asks_code = bool(_ASKS_FOR_CODE.search(query))
         slot = asked_slot(query, kind)
         unit = asked_unit(query)
         if kind is None and focused != query:
@@ -1253,6 +1271,9 @@ class SpanScorer:
                 if other_language:
                     clues["acronyms_other_language"] = 1.0  # then its acronyms are what ties it to the question
             new_numbers, new_ids = numbers - asked_numbers, ids - asked_ids - naming
+            if kind == "identifier" and asks_code and span.row is not None and (code := listed_code(span)) \
+                    and code not in asked_acronyms:
+                new_ids = new_ids | {code}  # FIXE is as much a code the question asks for as MS13
             if kind == "identifier" and new_ids or kind == "contact" and holds_contact(span.text):
                 clues["asked_identifier"] = 1.0
                 span.holds_asked_fact = True

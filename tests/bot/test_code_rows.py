@@ -64,3 +64,27 @@ def test_a_row_defining_the_code_asked_is_measured_however_far_down_its_chunk_wa
     assert bold.rank >= DENSE_CHUNKS and bold.defining
     assert bold.dense is not None and bold.text in measured
     assert spans[0] is bold
+
+
+def test_a_code_list_row_holds_the_code_a_question_asks_for_whether_or_not_the_code_has_a_digit():
+    """"Which … code says …?" asks for a code: a code list row keyed by one holds the fact asked (the
+    clue an identifier with a digit, MS13, always gave) also when the code is all letters (FIXE), as the
+    element record pointing to the list does by its type's name; a row keyed by the code the question
+    names is no new fact."""
+    from bot.offline.span_scoring import listed_code
+
+    codes = "CodeName,Name,Definition\nFIXE,Fixed,Direct debit amount is fixed.\nVARI,Variable,Direct debit amount is variable.\n"
+    record = ("19.1.12.1.1 Classification <Clssfctn>\n\nPresence: [0..1]\n\nDefinition: Type of direct debit "
+              "instruction.\n\nDatatype: \"MandateClassification1Code\" on page 375")
+    listing = ChunkPayload(chunk_id="EI:375", rulebook_id="EI", rulebook_title="Message guide", page_start=375,
+                           page_end=375, section_path=["19", "19.2"], section_key="19.2",
+                           section_title="MandateClassification1Code", chunk_index=375, text=f"{record}\n\n{codes}",
+                           tables_csv=[codes], content_hash="h375")
+    spans = SpanScorer(None, None).score(
+        "Which mandate classification code says that the direct debit amount is fixed?", [("S1", listing)], set())
+    rows = {listed_code(s): s for s in spans if s.row is not None}
+    assert set(rows) == {"fixe", "vari"}
+    assert all(s.signals.get("asked_identifier") == 1.0 and s.holds_asked_fact for s in rows.values())
+    assert next(s for s in spans if s.text.startswith("Classification <Clssfctn>")).signals.get("asked_identifier")
+    named = SpanScorer(None, None).score("Which code list holds the code FIXE?", [("S1", listing)], set())
+    assert not next(s for s in named if s.row is not None and listed_code(s) == "fixe").signals.get("asked_identifier")
