@@ -31,7 +31,7 @@ import numpy as np
 
 from bot.offline.span_ranker import ELEMENT_WEIGHTS, WEIGHTS
 from bot.offline.span_scoring import element_question
-from evals.span_ranking import COLUMNS, FOLDS, SpanCase, fit, folds
+from evals.span_ranking import COLUMNS, FOLDS, SpanCase, fit, folds, ranks_right, right_count, vector
 
 PROBE = "probe"  # the corpus `rulebook eval spans --probe` gives the probe's cases
 STRENGTH = 0.0003
@@ -43,19 +43,9 @@ ELEMENT_RULE = ("element set: golden element questions and the probe's weigh equ
 
 
 def top1_right(cases: Sequence[SpanCase], weights_of: Callable[[SpanCase], np.ndarray]) -> float | None:
+    """`span_ranking.top_right` with each question's own weight set."""
     usable = [c for c in cases if c.right.any()]
-    if not usable:
-        return None
-    return round(sum(bool(c.right[int(np.argmax(c.features @ weights_of(c)))]) for c in usable) / len(usable), 4)
-
-
-def _right_count(cases: Sequence[SpanCase], w: np.ndarray) -> int:
-    return sum(bool(c.right[int(np.argmax(c.features @ w))]) for c in cases if c.right.any())
-
-
-def vector(weights: Mapping[str, float]) -> np.ndarray:
-    """A weight set as the fit's vector (dense first, at 1)."""
-    return np.array([1.0] + [weights.get(name, 0.0) for name in COLUMNS[1:]])
+    return round(sum(ranks_right(c, weights_of(c)) for c in usable) / len(usable), 4) if usable else None
 
 
 class Kinds:
@@ -93,8 +83,8 @@ def fit_element_set(cases: Sequence[SpanCase], kinds: Kinds,
             train_golden = [c for j, part in enumerate(golden_folds) if j != i for c in part]
             train_probe = [c for j, part in enumerate(probe_folds) if j != i for c in part]
             w = fit(train_golden + train_probe, strength, _balanced(train_golden, train_probe))
-            golden_right += _right_count(golden_folds[i], w)
-            probe_right += _right_count(probe_folds[i], w)
+            golden_right += right_count(golden_folds[i], w)
+            probe_right += right_count(probe_folds[i], w)
         row = {"strength": strength, "cv_golden_right": golden_right,
                "cv_probe_top1_right": round(probe_right / max(1, sum(c.right.any() for c in probe)), 4)}
         curve.append(row)
@@ -111,7 +101,7 @@ def fit_element_set(cases: Sequence[SpanCase], kinds: Kinds,
         for half, cases_ in halves.items() for source in ("golden", PROBE)
         for mine in [[c for c in cases_ if (c.corpus == PROBE) == (source == PROBE)]]}
     return {"rule": ELEMENT_RULE, "curve": curve, "chosen_strength": chosen["strength"],
-            "cv_golden_right_main_set": _right_count(golden, main),
+            "cv_golden_right_main_set": right_count(golden, main),
             "golden_dev_questions_with_right_span": int(sum(c.right.any() for c in golden)),
             "top1_right": figures,
             "weights": {name: round(float(v), 4) for name, v in zip(COLUMNS[1:], w[1:], strict=True)}}

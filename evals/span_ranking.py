@@ -120,8 +120,13 @@ def obliqa_case(question_id: str, split: str, gold: frozenset[tuple[str, str]], 
                     [s.text[:120] for s in measured])
 
 
+def vector(weights: Mapping[str, float]) -> np.ndarray:
+    """A weight set as the fit's vector (dense first, at 1; a signal the set lacks weighs 0)."""
+    return np.array([1.0, *(weights.get(name, 0.0) for name in SIGNALS)])
+
+
 def hand_vector() -> np.ndarray:
-    return np.asarray([1.0, *(HAND_WEIGHTS[name] for name in SIGNALS)])
+    return vector(HAND_WEIGHTS)
 
 
 def _loss(w: np.ndarray, cases: Sequence[SpanCase], strength: float,
@@ -194,17 +199,21 @@ def fit(cases: Sequence[SpanCase], strength: float,
     return w / w[0]
 
 
+def ranks_right(case: SpanCase, w: np.ndarray, k: int = 1, best: bool = False) -> bool:
+    """Do the case's k best-scoring spans under `w` hold a right (or best) one?"""
+    order = np.argsort(-(case.features @ w), kind="stable")[:k]
+    return bool((case.best if best else case.right)[order].any())
+
+
+def right_count(cases: Sequence[SpanCase], w: np.ndarray, k: int = 1, best: bool = False) -> int:
+    """How many questions (with a right span shown) hold a right (or best) span in their k best."""
+    return sum(ranks_right(c, w, k, best) for c in cases if c.right.any())
+
+
 def top_right(cases: Sequence[SpanCase], w: np.ndarray, k: int = 1, best: bool = False) -> float | None:
     """Share of questions (with a right span shown) whose k best-scoring spans hold a right (or best) one."""
-    usable = [c for c in cases if c.right.any()]
-    if not usable:
-        return None
-    hits = 0
-    for case in usable:
-        order = np.argsort(-(case.features @ w), kind="stable")[:k]
-        wanted = case.best if best else case.right
-        hits += bool(wanted[order].any())
-    return round(hits / len(usable), 4)
+    usable = sum(bool(c.right.any()) for c in cases)
+    return round(right_count(cases, w, k, best) / usable, 4) if usable else None
 
 
 def folds(cases: Sequence[SpanCase], k: int = FOLDS) -> list[list[SpanCase]]:
@@ -223,8 +232,8 @@ def cross_validate(dev: Sequence[SpanCase], strength: float, k: int = FOLDS) -> 
         w = fit(train, strength)
         held += [(c, w) for c in part]
     usable = [(c, w) for c, w in held if c.right.any()]
-    top1 = sum(bool(c.right[int(np.argmax(c.features @ w))]) for c, w in usable) / max(1, len(usable))
-    best1 = sum(bool(c.best[int(np.argmax(c.features @ w))]) for c, w in usable) / max(1, len(usable))
+    top1 = sum(ranks_right(c, w) for c, w in usable) / max(1, len(usable))
+    best1 = sum(ranks_right(c, w, best=True) for c, w in usable) / max(1, len(usable))
     return {"strength": strength, "cv_top1_right": round(top1, 4), "cv_top1_best": round(best1, 4)}
 
 
