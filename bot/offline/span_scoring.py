@@ -857,8 +857,10 @@ def spelled_element_names(text: str, longest: int = MAX_SPELLED_WORDS) -> set[st
     # ... a hyphenated word also as one ("e-mail address" is EmailAddress: the "e" alone makes no run)
     joined = re.findall(r"[^\W\d_]+", re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", plain))
     # ... and the same words without articles: "the instruction for the debtor agent" is InstructionForDebtorAgent
-    runs = {"".join(seq[i:i + n]) for seq in (words, joined, [w for w in words if w not in _ARTICLES],
-                                             [w for w in joined if w not in _ARTICLES])
+    # (the joined words are the words themselves when the question has no hyphenated word: read once)
+    sequences = [words] if joined == words else [words, joined]
+    sequences += [[w for w in seq if w not in _ARTICLES] for seq in sequences]
+    runs = {"".join(seq[i:i + n]) for seq in sequences
             for n in range(2, longest + 1) for i in range(len(seq) - n + 1)
             if all(len(w) > 1 for w in seq[i:i + n])}
     # "how many address lines": a guide names the element in the singular (AddressLine)
@@ -1271,8 +1273,7 @@ class SpanScorer:
                 if other_language:
                     clues["acronyms_other_language"] = 1.0  # then its acronyms are what ties it to the question
             new_numbers, new_ids = numbers - asked_numbers, ids - asked_ids - naming
-            if kind == "identifier" and asks_code and span.row is not None and (code := listed_code(span)) \
-                    and code not in asked_acronyms:
+            if kind == "identifier" and asks_code and (code := listed_code(span)) and code not in asked_acronyms:
                 new_ids = new_ids | {code}  # FIXE is as much a code the question asks for as MS13
             if kind == "identifier" and new_ids or kind == "contact" and holds_contact(span.text):
                 clues["asked_identifier"] = 1.0
