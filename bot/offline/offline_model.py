@@ -23,7 +23,8 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    differs); a table answers as a markdown table copied cell for cell; a question about a whole
    section gets that section's opening sentences in order; a followed cross-reference adds the
    best span of the section it points to; a yes/no question's best sentence brings the permissions
-   and prohibitions next to it (`bot.offline.quote_context`); a question of several parts is answered
+   and prohibitions next to it (`bot.offline.quote_context`); the two best quotes bring the sentence
+   after them (`NEXT_SENTENCE_QUOTES`: it often holds what they lead up to); a question of several parts is answered
    part by part (each part's spans scored against the part, each part decided as a question of its
    own) when every part is covered, else as a whole, the covered parts adding their quotes. Nothing
    is paraphrased, so the citation gate's lexical check applies exactly.
@@ -158,6 +159,9 @@ MAX_LIST_ROWS = 20
 MAX_LEAD_IN_ITEMS = 5  # the items quoted after a lead-in ending in ":" (not a "list all" question)
 MAX_TABLES = 2
 MAX_CONDITIONS = 3  # condition sentences quoted after a number or record, as one run of alternatives
+# the best quotes that bring the sentence after them (in their chunk, not a heading): measured on dev
+# (session 20) against none, the first quote only, the first and its previous one, and every quote
+NEXT_SENTENCE_QUOTES = 2
 MAX_ITEM_CARRY = 3  # sentences of the last item's description the next chunk may open with before its next item
 MAX_SECTION_READS = 2
 # the span signals (bot.offline.span_ranker.SIGNALS) of a span that defines what the question names
@@ -1103,8 +1107,9 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
     ("This period …", or a lead-in ending in ":"), the sentence after one that leans on it and is close
     to the question itself (its conclusion: "It is therefore acceptable …"), the condition after one that
     states a number ("… within 10 days." / "If the payer …", with the alternatives that follow it:
-    "When true …" / "When false …"), the items after a quoted lead-in ending in ":", and
-    for a "list all" question the sentences that follow the best one in its chunk (the list itself)."""
+    "When true …" / "When false …"), the items after a quoted lead-in ending in ":",
+    for a "list all" question the sentences that follow the best one in its chunk (the list itself), and
+    otherwise the sentence after each of the `NEXT_SENTENCE_QUOTES` best quotes."""
     prose_spans = {(s.chunk.chunk_id, s.position): s for s in spans if s.table is None}
     out: list[Span] = []
     for index, span in enumerate(chosen):
@@ -1137,6 +1142,12 @@ def _with_neighbours(chosen: list[Span], spans: list[Span], listing: bool = Fals
                 if item not in out and item not in chosen:
                     out.append(item)
                 position += 1
+        elif index < NEXT_SENTENCE_QUOTES and after is not None and after not in out and after not in chosen \
+                and not is_heading(after.text, after.chunk):
+            # the sentence after one of the best quotes often carries what the quote leads up to: the class
+            # ("We have classified this product as class 2 out of 7") after what the indicator assumes, the
+            # text shown after what the display does meanwhile
+            out.append(after)
     return _lead_ins_completed(out, prose_spans, spans)
 
 

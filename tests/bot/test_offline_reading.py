@@ -102,10 +102,12 @@ def test_what_kind_of_fact_a_question_asks_for():
 
 def test_a_question_asking_where_to_send_quotes_the_address():
     """The sentence naming the change requests and the guidelines shares most words with the question;
-    the one with the e-mail address is what it asks for, and it is quoted too."""
+    the one with the e-mail address is what it asks for, and it is quoted too (two sentences further on:
+    not as the sentence after the best quote)."""
     chunk = _chunk("Change requests for the implementation guidelines are collected and reviewed by the "
-                   "standards team once a year.\n\nRequests can be submitted at any time via "
-                   "changes@example-scheme.org.", chunk_id="IG:3", rulebook_id="IG", section_title="Changes")
+                   "standards team once a year.\n\nThe team publishes its decisions in November.\n\n"
+                   "Requests can be submitted at any time via changes@example-scheme.org.",
+                   chunk_id="IG:3", rulebook_id="IG", section_title="Changes")
     question = "Where do I send a change request for the implementation guidelines?"
     answer = OfflineRulebookModel(min_lexical=0.3).compose(question, "en", [("S1", chunk)])
     assert "changes@example-scheme.org" in answer
