@@ -12,6 +12,9 @@ target of 90% reads as missed or met on evidence that cannot tell.
   the hybrid score interval built from each share's Wilson interval). Dev and test hold different
   questions, so they are independent samples. A gap whose interval excludes 0 is beyond chance at
   that level: that is where a change was fitted to dev rather than learned.
+- `sign_test`: whether one setting gets more of the same questions right than another by more than
+  chance (the exact two-sided sign test over the questions where the two differ, McNemar's exact
+  test): two settings asked the same questions are paired samples, not independent ones.
 """
 
 from __future__ import annotations
@@ -48,3 +51,15 @@ def newcombe(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float,
 
 def rounded(interval: tuple[float, float] | None, digits: int = 4) -> list[float] | None:
     return None if interval is None else [round(interval[0], digits), round(interval[1], digits)]
+
+
+def sign_test(better: int, worse: int) -> float:
+    """The two-sided p-value of `better` questions gained against `worse` lost, each question where two
+    settings differ being a fair coin under the hypothesis that neither is better (1.0: none differ)."""
+    if better < 0 or worse < 0:
+        raise ValueError(f"{better} gained, {worse} lost")
+    n = better + worse
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(better, worse) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)

@@ -56,6 +56,37 @@ def test_the_smallest_budget_reaching_the_most_key_facts_is_chosen_whatever_the_
         choose_budget([])
 
 
+def _with_facts(budget: int, right: range) -> BudgetPoint:
+    ids = tuple(f"q{i:03d}" for i in right)
+    return BudgetPoint(budget=budget, answerable=300, answered=280, key_facts=len(ids), right_page=260, citations=500,
+                       citations_on_page=260, chars_median=100.0 * budget, chars_mean=100.0 * budget, key_fact_ids=ids)
+
+
+def test_a_budget_replaces_todays_only_when_it_gets_more_questions_right_than_chance_would():
+    four = _with_facts(4, range(0, 244))
+    # two more questions right (sessions 18-19 saw one and two): noise for a change of every answer's length
+    assert choose_budget([four, _with_facts(6, range(0, 246))], current=4) == 4
+    # two more on balance, four gained and two lost: the count alone would still say 6
+    assert choose_budget([four, _with_facts(6, range(2, 248))], current=4) == 4
+    # eight more and none lost: beyond chance (p = 2 / 2**8)
+    assert choose_budget([four, _with_facts(5, range(0, 252))], current=4) == 5
+    # today's budget the best already, or not among the budgets swept: the old rule
+    assert choose_budget([_with_facts(3, range(0, 240)), four], current=4) == 4
+    assert choose_budget([four, _with_facts(6, range(0, 246))], current=9) == 6
+
+
+def test_the_sign_test_is_exact_and_two_sided():
+    from evals.intervals import sign_test
+
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(2, 0) == 0.5 and sign_test(0, 2) == 0.5
+    assert sign_test(6, 0) == pytest.approx(2 / 64) and sign_test(5, 0) == pytest.approx(2 / 32)
+    assert sign_test(8, 2) == pytest.approx(2 * (1 + 10 + 45) / 1024)
+    assert sign_test(5, 5) == 1.0
+    with pytest.raises(ValueError):
+        sign_test(-1, 2)
+
+
 async def test_a_sweep_quotes_fewer_sentences_at_a_smaller_budget_and_puts_the_budget_back(sample_ctx):
     model = sample_ctx.service.model
     assert isinstance(model, OfflineRulebookModel) and model.max_quotes == MAX_QUOTES
@@ -78,6 +109,8 @@ def test_the_command_writes_the_sweep_and_its_curve(cli_env, tmp_path):
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text(encoding="utf-8"))
     assert [p["budget"] for p in report["points"]] == [1, 3] and report["questions"] == 3
+    # which questions each budget answers with their key facts: what the rule compares, pair by pair
+    assert all(len(p["key_fact_ids"]) == p["key_facts"] for p in report["points"])
     assert report["chosen"] in (1, 3) and report["split"] == ["dev"] and report["current"] == MAX_QUOTES
     assert out.with_suffix(".png").stat().st_size > 10_000
     bad = CliRunner().invoke(app, ["eval", "quotes", "--corpus", "sample", "--budgets", "0,x"])
