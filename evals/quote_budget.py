@@ -72,7 +72,7 @@ class BudgetPoint:
         return self.citations_on_page / self.citations if self.citations else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "key_fact_ids": list(self.key_fact_ids), "key_facts_share": round(self.key_facts_share, 4),
+        return {**asdict(self), "key_facts_share": round(self.key_facts_share, 4),
                 "right_page_share": round(self.right_page_share, 4),
                 "citation_precision": round(self.citation_precision, 4)}
 

@@ -1321,17 +1321,17 @@ class SpanScorer:
 
     def _embed(self, spans: list[Span], focused: str, query: str) -> None:
         assert self.embed_query is not None and self.embed_passages is not None
+        def by_words(s: Span) -> tuple[float, int]:
+            return -(s.lexical + s.bonus), s.rank
+
         top = [s for s in spans if s.rank < DENSE_CHUNKS or s.from_section]
-        others = sorted((s for s in spans if not (s.rank < DENSE_CHUNKS or s.from_section)),
-                        key=lambda s: (-(s.lexical + s.bonus), s.rank))[:LEXICAL_PICKS]
+        others = sorted((s for s in spans if not (s.rank < DENSE_CHUNKS or s.from_section)), key=by_words)[:LEXICAL_PICKS]
         # a span defining what the question names is measured however few of its words it shares
         near = sorted(top, key=lambda s: (not s.defining, -s.lexical, s.rank))[:MAX_SPANS - len(others)] + others
-        measured = {id(s) for s in near}
-        near += sorted((s for s in spans if s.defining and id(s) not in measured),
-                       key=lambda s: (-(s.lexical + s.bonus), s.rank))[:DEFINING_PICKS]
-        measured = {id(s) for s in near}
-        near += sorted((s for s in spans if s.holds_value and id(s) not in measured),
-                       key=lambda s: (-(s.lexical + s.bonus), s.rank))[:VALUE_PICKS]
+        # then the defining spans and those holding a value of the kind asked that are still unmeasured
+        for wanted, picks in ((lambda s: s.defining, DEFINING_PICKS), (lambda s: s.holds_value, VALUE_PICKS)):
+            measured = {id(s) for s in near}
+            near += sorted((s for s in spans if wanted(s) and id(s) not in measured), key=by_words)[:picks]
         if not near:
             return
         vectors = np.asarray(self.embed_passages([s.text for s in near]), dtype=np.float32)

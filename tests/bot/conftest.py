@@ -13,6 +13,7 @@ from bot.agent.chat_models import load_chat_model
 from bot.answer import AnswerEvent, FinalEvent, User
 from bot.memory.history import InMemoryHistoryStore
 from bot.memory.review_queue import JsonlReviewQueue
+from bot.offline.span_scoring import SpanScorer
 from bot.service import AssistantService
 from config.settings import Settings
 from events.usage_sinks import InMemorySink
@@ -23,6 +24,18 @@ from tests.bot.openai_standin import OpenAIStandIn, Reply, Script
 @pytest.fixture(scope="session")
 def knowledge(sample_index: Settings) -> KnowledgeBase:
     return KnowledgeBase.from_settings(sample_index)
+
+
+def recording_scorer() -> tuple[SpanScorer, list[str]]:
+    """A span scorer whose encoder puts every passage as close to the question as it can be, and the texts
+    it was asked to measure: what a test of which spans the encoder measures reads."""
+    measured: list[str] = []
+
+    def passages(texts: list[str]) -> list[list[float]]:
+        measured.extend(texts)
+        return [[1.0, 0.0]] * len(texts)
+
+    return SpanScorer(lambda q: [1.0, 0.0], passages), measured
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.offline.offline_model import OfflineRulebookModel
 from bot.offline.span_scoring import SpanScorer
 from knowledge.payload import ChunkPayload
+from tests.bot.conftest import recording_scorer
 
 TYPES = ("Transaction Type,SWIFT CODE,Label on paper statement\n"
          "TRTP,SCT,SEPA Overboeking\n"
@@ -52,13 +53,8 @@ def test_a_row_defining_the_code_asked_is_measured_however_far_down_its_chunk_wa
     shown = [listing(i, "".join(f"D{i}{j:02d},Invoice,Document type code {j} of the document type list for an invoice.\n"
                                 for j in range(4))) for i in range(LEXICAL_PICKS)]
     shown.append(listing(LEXICAL_PICKS, "BOLD,BillOfLading,Document is a shipping notice.\n"))
-    measured: list[str] = []
-
-    def passages(texts: list[str]) -> list[list[float]]:
-        measured.extend(texts)
-        return [[1.0, 0.0]] * len(texts)
-
-    spans = SpanScorer(lambda q: [1.0, 0.0], passages).score(
+    scorer, measured = recording_scorer()
+    spans = scorer.score(
         "Which document type code is used for a bill of lading?", [(f"S{i}", c) for i, c in enumerate(shown)], set())
     bold = next(s for s in spans if s.row and s.row[0] == "BOLD")
     assert bold.rank >= DENSE_CHUNKS and bold.defining

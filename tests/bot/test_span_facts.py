@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.offline.offline_model import OfflineRulebookModel
 from bot.offline.span_scoring import SpanScorer, is_heading, is_record, spelled_element_names
 from knowledge.payload import ChunkPayload
+from tests.bot.conftest import recording_scorer
 
 
 def chunk(text: str, tables: list[str] | None = None, index: int = 0, page: int = 3) -> ChunkPayload:
@@ -185,8 +186,7 @@ def test_a_span_holding_the_value_asked_is_measured_however_far_down_its_chunk_w
     """The evidence-coverage check compares the closest span holding a value of the kind asked with its
     bar: a fee sentence in the last of 25 chunks shown, sharing no word with the question, is measured too
     (unmeasured, it passed the check unseen)."""
-    from bot.offline.span_scoring import DENSE_CHUNKS, SpanScorer
-    from knowledge.payload import ChunkPayload
+    from bot.offline.span_scoring import DENSE_CHUNKS
 
     def chunk(i: int, text: str) -> ChunkPayload:
         return ChunkPayload(chunk_id=f"R:{i}", rulebook_id="R", rulebook_title="Scheme rulebook", page_start=i + 1,
@@ -196,13 +196,8 @@ def test_a_span_holding_the_value_asked_is_measured_however_far_down_its_chunk_w
     # more chunks below the first four whose sentences share the question's words than the lexical picks take
     shown = [chunk(i, f"The scheme participation rules of part {i} apply to every participant.") for i in range(24)]
     shown.append(chunk(24, "A handling charge of EUR 50 is levied."))
-    measured: list[str] = []
-
-    def passages(texts: list[str]) -> list[list[float]]:
-        measured.extend(texts)
-        return [[1.0, 0.0]] * len(texts)
-
-    spans = SpanScorer(lambda q: [1.0, 0.0], passages).score(
+    scorer, measured = recording_scorer()
+    spans = scorer.score(
         "How much is the annual participation fee of the scheme?", [(f"S{i}", c) for i, c in enumerate(shown)], set())
     fee = next(s for s in spans if "EUR 50" in s.text)
     assert fee.rank >= DENSE_CHUNKS and fee.holds_value
