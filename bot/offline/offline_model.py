@@ -17,6 +17,8 @@ model protocol. Bound to the zoom tools (`bind_tools`), it reads the conversatio
    - or the question asks what an identifier is for ("What is camt.026 used for?") and a chunk shown
      stands under the heading naming it, but not the section's opening (`bot.offline.section_opening`):
      the opening says what it is for, and is quoted alone under that heading;
+   - or the question names a message component ("… in BranchData3?") that a guide details in a
+     section of its own (`bot.offline.component_sections`): every component has its own "Name";
 3. otherwise answer: pick the most relevant sentences and table rows of what the tools returned
    (`bot.offline.span_scoring`) and quote them verbatim, each with the citation handle of its chunk, under
    a one-line frame in the question's language (which names the source language when it
@@ -489,6 +491,13 @@ class OfflineRulebookModel(BaseChatModel):
         # the message the question names holds its structure and its building blocks' records
         if target := new(_message_chapter(question, reading.search_hits)):
             return target
+        # "How long may the name of a branch be in BranchData3?": the section detailing the component the
+        # question names (every component has a Name, each its own)
+        if self.vocabulary is not None:
+            shown = [chunk.rulebook_id for _, chunk in reading.search_hits]
+            for component in self.vocabulary.component_sections().named(question, shown):
+                if target := new(component):
+                    return target
         visible = {chunk.rulebook_id for _, chunk in reading.hits}
         spans = self._scored(query, detect_language(question), reading.hits, reading.section_ids)
         for span in [s for s in spans if s.table is None][:1]:

@@ -85,6 +85,7 @@ class _VocabularyTable(NamedTuple):
     phrases: Any  # chunks holding each phrase: `bot.offline.subject_phrases.PhraseCounts`
     parts: dict[str, frozenset[tuple[str, str]]]  # each rulebook's numbered parts (`bot.offline.document_parts`)
     messages: Any  # each message chapter's words: `bot.offline.message_elements.FrozenMessageWords`
+    components: Any  # each component's section: `bot.offline.component_sections.FrozenComponentSections`
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,10 @@ class CorpusVocabulary:
             return None
         return self._current().messages
 
+    def component_sections(self) -> Any:
+        """The section detailing each message component the guides name (`component_sections`)."""
+        return self._current().components
+
     def _current(self) -> _VocabularyTable:
         table = self._table
         if table is None:
@@ -182,6 +187,7 @@ class CorpusVocabulary:
                 self._rebuilding = False
 
     def _build(self) -> _VocabularyTable:
+        from bot.offline.component_sections import ComponentSections
         from bot.offline.document_parts import chunk_parts
         from bot.offline.message_elements import MessageWords
         from bot.offline.subject_phrases import PhraseCounts, phrases_of
@@ -191,10 +197,12 @@ class CorpusVocabulary:
         phrases = PhraseCounts()
         parts: dict[str, set[tuple[str, str]]] = {}
         messages = MessageWords()
+        components = ComponentSections()
         chunks = 0
         for chunk in self._store.scroll():
             chunks += 1
             messages.add(chunk)
+            components.add(chunk)
             parts.setdefault(chunk.rulebook_id, set()).update(chunk_parts(chunk))
             heading_terms = tokenize(own_heading_text(chunk), chunk.language)
             body_terms = tokenize(body_text(chunk), chunk.language)
@@ -203,7 +211,7 @@ class CorpusVocabulary:
             for term in set(heading_terms) | set(tokenize(" ".join(chunk.parent_titles), chunk.language)):
                 headed.setdefault(term, set()).add(chunk.rulebook_id)
         return _VocabularyTable(chunks, df, {t: len(r) for t, r in headed.items()}, phrases.freeze(),
-                                {r: frozenset(p) for r, p in parts.items()}, messages.freeze())
+                                {r: frozenset(p) for r, p in parts.items()}, messages.freeze(), components.freeze())
 
 
 def heading_text(chunk: ChunkPayload) -> str:
