@@ -54,13 +54,16 @@ _ASKS_MONEY = re.compile(
     r"frais|co[uû]te?s?|co[uû]tent|prix|tarifs?|montant\s+(maximal|maximum|minimal|minimum)|"
     r"geb[uü]hr(en)?|kostet|preis(e)?|entgelt(e)?|h[öo]chstbetrag|(maximale[rn]?|minimale[rn]?)\s+betrag)\b",
     re.IGNORECASE)
+# "hoe lang mag de referentie zijn" asks for a length, as "how long may the reference be" does; "hoe lang moet
+# de identificatie uniek zijn", "hoe lang is de termijn" for a duration
+_MAY_BE_NL = r"\s+(?:mag|mogen|kan|kunnen)\s+(?:\S+\s+){0,8}?(?:zijn|wezen)\b"
 _ASKS_DURATION = re.compile(
     r"\b(how\s+many\s+(\w+\s+){0,2}" + _TIME_UNIT + r"|how\s+(soon|quickly|fast)|"
     r"how\s+long\s+(\w+\s+){0,8}?(take|takes|last|lasts|valid|kept|keep|retain|retained|stored?|archived?|wait|"
     r"remain|stay|have|has|before|after|until)|how\s+much\s+(time|notice)|"
     r"(after|within|in)\s+how\s+(long|much\s+time)|within\s+what|by\s+when|until\s+when|what\s+time|"
     r"deadlines?|time\s*limits?|notice\s+period|time-?outs?|retention\s+period|cut-?off(\s+time)?|"
-    r"hoe\s+(lang|snel|laat)|binnen\s+(hoeveel|welke)|hoeveel\s+(\w+\s+)?" + _TIME_UNIT + r"|termijn|"
+    r"hoe\s+(snel|laat)|hoe\s+lang(?!" + _MAY_BE_NL + r")|binnen\s+(hoeveel|welke)|hoeveel\s+(\w+\s+)?" + _TIME_UNIT + r"|termijn|"
     r"combien\s+d(?:e\s+|['’]\s*)(temps|" + _TIME_UNIT + r")|dans\s+quel\s+d[ée]lai|d[ée]lai|[àa]\s+quelle\s+heure|"
     r"wie\s+(lange|schnell|bald)|wie\s+viele\s+(\w+\s+)?" + _TIME_UNIT + r"|fristen|frist|"
     r"innerhalb\s+welche[rnms]?|bis\s+wann|um\s+wie\s+viel\s+uhr|"
@@ -82,7 +85,7 @@ _LENGTH_UNIT = (r"(?:characters?|chars?|digits?|positions?|letters?|bytes?|signs
 # reference be" for a length
 _ASKS_LENGTH = re.compile(
     r"\b(how\s+long\s+(\S+\s+){0,8}?(be|is|are)\b|lengths?\b|how\s+many\s+(\w+\s+){0,2}?" + _LENGTH_UNIT + r"|"
-    r"lengte|hoeveel\s+(\w+\s+)?" + _LENGTH_UNIT + r"|longueur|combien\s+d(?:e\s+|['’]\s*)(\w+\s+)?" + _LENGTH_UNIT + r"|"
+    r"hoe\s+lang" + _MAY_BE_NL + r"|lengte|hoeveel\s+(\w+\s+)?" + _LENGTH_UNIT + r"|longueur|combien\s+d(?:e\s+|['’]\s*)(\w+\s+)?" + _LENGTH_UNIT + r"|"
     r"wie\s+lang\s+(ist|sind|darf|d[üu]rfen|kann|k[öo]nnen)\b|l[äa]nge|wie\s+viele\s+(\w+\s+)?" + _LENGTH_UNIT + r"|"
     r"(?:widths?|heights?|how\s+(?:wide|high|tall)|breedte|hoogte|largeur|hauteur|breite|h[öo]he)\b)",
     re.IGNORECASE)

@@ -31,6 +31,11 @@ from knowledge.payload import ChunkPayload
     ("How many characters of remittance data can a credit transfer carry?", "length"),
     ("Combien de caractères numériques comporte une référence QR ?", "length"),
     ("Wie lang ist die IBAN auf einer QR-Rechnung?", "length"),
+    # Dutch "hoe lang mag … zijn" is "how long may … be"; "hoe lang moet … uniek zijn" asks how long in time
+    ("Wat bevat het element TaxIdentification en hoe lang mag het zijn?", "length"),
+    ("Hoe lang kan de referentie maximaal zijn?", "length"),
+    ("Hoe lang moet de Message Identification uniek zijn bij ABN AMRO?", "duration"),
+    ("Hoe lang kunnen gegevens bewaard worden?", "duration"),
     ("How long is the mandate valid?", "duration"),  # "valid": how long in time
     ("Who may send a cancellation request?", None),
     # "the Commission" is an institution, not a charge; "after how many runs" counts runs, not time
