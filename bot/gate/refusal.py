@@ -68,10 +68,13 @@ def _rulebooks(rulebook_ids: Sequence[str], language: str) -> str:
     return ", ".join(named)
 
 
+MAX_JOINED_WORDS = 5  # the words after a name the question may spell the rest of a message's name in
+
 def mentioned(term: str, folded: str, question: str = "") -> bool:
     """Does the folded text (accents folded, case-folded) mention a name or identifier of the
     question? As a word, or as a word with a number run on ("ISO" in "ISO20022"), or run together
-    with the next or previous word of the question ("ABN AMRO" written "ABNAMRO"), or — for a
+    with the next or previous word of the question ("ABN AMRO" written "ABNAMRO") or with the next
+    few ("RequestToPay debtor activation cancellation request": a message's name), or — for a
     hyphenated compound ("SEPA-overboekingsbestand", "pain.001-bericht") — by its capitalised parts
     and codes; a possessive ("QR-bill's") is not part of the name."""
     # "the QR-bill's QR code": the possessive is the question's grammar, not part of the name
@@ -88,8 +91,11 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
     for i, word in enumerate(words):
         if word != key:
             continue
-        for joined in ([words[i - 1] + word] if i else []) + ([word + words[i + 1]] if i + 1 < len(words) else []):
-            if re.search(r"(?<!\w)" + re.escape(joined) + r"(?!\w)", folded):
+        # a name begun run together and spelled on in words is written whole by the guide, versioned
+        joins = [words[i - 1] + word] if i else []
+        joins += ["".join(words[i:i + n]) for n in range(2, MAX_JOINED_WORDS + 2) if i + n <= len(words)]
+        for joined in joins:
+            if re.search(r"(?<!\w)" + re.escape(joined) + version + r"(?!\w)", folded):
                 return True
     pieces = term.split("-")
     parts = [p for p in pieces if p[:1].isupper() or any(ch.isdigit() for ch in p)]

@@ -47,6 +47,10 @@ def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with
     assert mentioned("QR-bill's", "the qr-bill payment part", "the QR-bill's QR code")
     assert mentioned("DebitAuthorisationRequest", "19 camt.037.001.07 debitauthorisationrequestv07")
     assert not mentioned("DebitAuthorisation", "debitauthorisationrequestv07")
+    # a message's name begun run together and spelled on in the question's words
+    named = "In a RequestToPay debtor activation cancellation request, is the Reason mandatory?"
+    assert mentioned("RequestToPay", "8 reda.071.001.01 requesttopaydebtoractivationcancellationrequestv01", named)
+    assert not mentioned("RequestToPay", "8 reda.071.001.01 requesttopaydebtoractivationamendmentrequestv01", named)
     assert not mentioned("QR-bill's", "the payment slip", "the QR-bill's QR code")
 
 
