@@ -638,7 +638,11 @@ class OfflineRulebookModel(BaseChatModel):
                 replaced.append(target)
         chosen = replaced
         listing = asks_for_list(question)
-        if listing and best.table is None and (head := _list_head(spans, best)) is not None:
+        if listing and best.table is None and (own := _named_element_list(spans, best, question)) is not None:
+            # "List all the elements of the GarnishmentRemittance block": the table after that element's
+            # record is the list, not the one after a better-scoring record of the element enclosing it
+            chosen = [own, *(s for s in chosen if s is not own)][:self.max_quotes]
+        elif listing and best.table is None and (head := _list_head(spans, best)) is not None:
             # "list all …": the sentence that opens the list ("… is composed of 5 MessageBuildingBlocks:")
             # leads the answer, its items after it, rather than the section's opening sentence
             chosen = [head, *(s for s in chosen if s is not head)][:self.max_quotes]
@@ -1361,6 +1365,25 @@ def _introducing_table(spans: Sequence[Span], best: Span) -> Span | None:
         if span.score < best.score - QUOTE_MARGIN:
             return None
         if span is not best and span.table is None and _table_after(span, spans) is not None:
+            return span
+    return None
+
+
+_RECORD_NAME = re.compile(r"^([A-Z][A-Za-z0-9]*)\s*<[A-Za-z0-9]+>")
+
+
+def _named_element_list(spans: Sequence[Span], best: Span, question: str) -> Span | None:
+    """For a "list all" question naming an element ("… of the GarnishmentRemittance block"), the record of
+    that element within `QUOTE_MARGIN` of the best span that a table follows in its chunk; None when the
+    question names no element or no such record is that close."""
+    names = element_names(question)
+    if not names:
+        return None
+    for span in spans:
+        if span.score < best.score - QUOTE_MARGIN:
+            return None
+        name = _RECORD_NAME.match(span.text) if span.table is None else None
+        if name and name.group(1).casefold() in names and _table_after(span, spans) is not None:
             return span
     return None
 

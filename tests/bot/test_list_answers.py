@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.offline.offline_model import OfflineRulebookModel
+from bot.offline.offline_model import QUOTE_MARGIN, OfflineRulebookModel, _named_element_list
 from bot.offline.span_scoring import asks_for_list, chunk_spans
 from knowledge.payload import ChunkPayload
 
@@ -87,3 +87,46 @@ def test_a_list_question_is_answered_from_the_sentence_that_opens_the_list():
     assert quotes[0].startswith("- The CaseNotice message definition is composed of 3"), text
     for item in ("A. Header", "B. Case", "C. Justification"):
         assert item in text, (item, text)
+
+
+def _record(index: int, name: str, tag: str, definition: str, component: str, rows: list[str]) -> ChunkPayload:
+    table = "Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n" + "".join(f",{row},[0..1],Text,,3{index}\n"
+                                                                               for row in rows)
+    text = (f"19.1.20.1.{index} {name} <{tag}>\n\nPresence: [0..1]\n\nDefinition: {definition} {name} <{tag}> "
+            f"contains the following elements (see \"{component}\" on page 33{index} for details)\n\n{table}")
+    return ChunkPayload(chunk_id=f"EI:{index}", rulebook_id="EI", rulebook_title="E&I guide", page_start=330 + index,
+                        page_end=330 + index, section_path=["19", "19.1.20.1", f"19.1.20.1.{index}"],
+                        section_key=f"19.1.20.1.{index}", section_title=f"{name} <{tag}>", chunk_index=index,
+                        text=text, tables_csv=[table], content_hash=f"h{index}")
+
+
+def test_a_list_of_a_named_elements_parts_is_the_table_after_that_elements_record():
+    """"List all the elements of the GarnishmentRemittance block in structured remittance information": the
+    record of the enclosing RemittanceInformation shares more of the question's words, but its table lists
+    its own elements; the named element's record, close enough, brings its table."""
+    outer = _record(1, "RemittanceInformation", "RmtInf", "Structured remittance information that enables the "
+                    "matching of a payment with the items it settles, structured remittance information.",
+                    "RemittanceInformation16", ["Unstructured <Ustrd>", "Structured <Strd>"])
+    inner = _record(2, "GarnishmentRemittance", "GrnshmtRmt", "Provides remittance information about a payment for "
+                    "garnishment-related purposes.", "Garnishment3",
+                    ["Type <Tp>", "Garnishee <Grnshee>", "FamilyMedicalInsuranceIndicator <FmlyMdclInsrncInd>"])
+    question = "List all the elements of the GarnishmentRemittance block in structured remittance information."
+    text = OfflineRulebookModel(min_lexical=0.0).compose(question, "en", [("S1", outer), ("S2", inner)])
+    assert "Garnishee <Grnshee>" in text and "FamilyMedicalInsuranceIndicator" in text, text
+    assert "Unstructured <Ustrd>" not in text, text
+    # the encoder may well put the enclosing record first: the named one, close enough, still leads
+    spans = [*chunk_spans("S1", outer, 0), *chunk_spans("S2", inner, 1)]
+    def scored(inner_below: float) -> None:
+        for span in spans:
+            span.dense, span.lexical, span.signals = 1.0 - (span.chunk is inner) * inner_below, 0.0, {}
+
+    scored(QUOTE_MARGIN / 2)
+    own = _named_element_list(spans, spans[0], question)
+    assert own is not None and own.text.startswith("GarnishmentRemittance <GrnshmtRmt>")
+    assert _named_element_list(spans, spans[0], "List all the elements of structured remittance information.") is None
+    scored(2 * QUOTE_MARGIN)
+    assert _named_element_list(spans, spans[0], question) is None  # not close enough
+    # a list question naming no element keeps the best record's table
+    text = OfflineRulebookModel(min_lexical=0.0).compose(
+        "List all the elements of structured remittance information.", "en", [("S1", outer), ("S2", inner)])
+    assert "Unstructured <Ustrd>" in text, text
