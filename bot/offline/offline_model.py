@@ -690,6 +690,7 @@ class OfflineRulebookModel(BaseChatModel):
         first = chosen[0] if chosen else None
         chosen = _with_neighbours(chosen, spans, listing=listing and not rows)
         chosen = with_context(chosen, spans, question, first)
+        chosen = [_with_own_name(span) for span in chosen]
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing)
 
     def answers(self, decision: Decision) -> bool:
@@ -1367,6 +1368,23 @@ def _introducing_table(spans: Sequence[Span], best: Span) -> Span | None:
         if span is not best and span.table is None and _table_after(span, spans) is not None:
             return span
     return None
+
+
+# a type or component defined under its own name: "10.2.2.6 ExternalDebtorActivationAmendmentReason1Code"
+_NAMED_HEADING = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+([A-Z][A-Za-z0-9]*?[a-z](?:[A-Z]|\d)[A-Za-z0-9]*)\s*\n")
+
+
+def _with_own_name(span: Span) -> Span:
+    """A "Definition: …" sentence that follows the heading naming what it defines ("10.2.2.6
+    ExternalDebtorActivationAmendmentReason1Code" / "Definition: Specifies the debtor activation amendment
+    reason code …") quoted with that name, as an element's record is: without it, the answer to "which
+    code set …?" says what the code set is for but not what it is called. Other spans unchanged."""
+    if span.table is not None or not span.text.startswith("Definition:"):
+        return span
+    heading = _NAMED_HEADING.match(span.chunk.text)
+    if heading is None or not _flat(span.chunk.text[heading.end():]).startswith(_flat(span.text)[:40]):
+        return span
+    return replace(span, text=f"{heading.group(1)} {span.text}")
 
 
 _RECORD_NAME = re.compile(r"^([A-Z][A-Za-z0-9]*)\s*<[A-Za-z0-9]+>")

@@ -276,3 +276,23 @@ def test_a_term_a_section_is_titled_with_is_defined_by_the_sections_first_senten
     defining = [s.text for s in spans if s.signals.get("defines")]
     assert defining == ["The IID (institution identification) identifies financial institutions in the RTGS systems."]
     assert not SpanScorer(None, None).score("Who assigns an IID?", hits, set())[0].signals.get("defines")
+
+
+
+def test_a_type_defined_under_its_own_name_is_quoted_with_that_name():
+    """A code set's or component's section opens with its name and a definition alone ("10.2.2.6
+    ExternalDebtorActivationAmendmentReason1Code" / "Definition: Specifies the … reason code"): the definition
+    says what the named thing is for, the heading what it is called, and the answer quotes both; a heading of
+    words is no name, and a definition further down its section keeps to itself."""
+    code_set = chunk("10.2.2.6 ExternalDebtorActivationAmendmentReason1Code\n\nDefinition: Specifies the debtor "
+                     "activation amendment reason code, as published in an external code set.\n\nExternal code "
+                     "sets can be downloaded from www.iso20022.org.\n\nType: CodeSet")
+    model = OfflineRulebookModel(min_lexical=0.0)
+    question = "Which external code set holds the reason codes for amending a debtor activation?"
+    text = model.compose(question, "en", [("S1", code_set)])
+    assert "- ExternalDebtorActivationAmendmentReason1Code Definition: Specifies the debtor activation" in text, text
+    worded = chunk("3.2 Amendment reasons\n\nDefinition: Specifies the debtor activation amendment reason code.")
+    assert "- Definition: Specifies the debtor activation" in model.compose(question, "en", [("S1", worded)])
+    later = chunk("10.2.2.6 ExternalDebtorActivationAmendmentReason1Code\n\nThe code set is external.\n\n"
+                  "Definition: Specifies the debtor activation amendment reason code.")
+    assert "- Definition: Specifies the debtor activation" in model.compose(question, "en", [("S1", later)])
