@@ -622,6 +622,11 @@ class OfflineRulebookModel(BaseChatModel):
         keyed = _defining_row(spans, rows, best)
         if keyed is not None:
             rows.insert(0, keyed)
+        structure = self._component_structure(question, spans, read)
+        if structure is not None:
+            # "In Charges8, are the amount and the agent mandatory?": the named component's own structure
+            # table gives each element's multiplicity, where a record gives one element's only
+            rows = [structure, *(r for r in rows if r is not structure)]
         pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
         for target in _followed(spans, pointed):
             if target.score >= best.score - FOLLOWED_MARGIN and target not in chosen and target not in rows:
@@ -692,6 +697,23 @@ class OfflineRulebookModel(BaseChatModel):
         chosen = with_context(chosen, spans, question, first)
         chosen = [_with_own_name(span) for span in chosen]
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing)
+
+    def _component_structure(self, question: str, spans: Sequence[Span], read: Sequence[tuple[str, str]]
+                             ) -> Span | None:
+        """The best row of the structure table opening the section of a component the question names and
+        the assistant read (`component_sections`), when the question asks about its elements; else None."""
+        if self.vocabulary is None or not asks_about_element(question) or asks_for_list(question):
+            return None
+        read_sections = {(rb.casefold(), sec.casefold()) for rb, sec in read}
+        shown = [s.chunk.rulebook_id for s in spans]
+        for rulebook_id, section in self.vocabulary.component_sections().named(question, shown):
+            if (rulebook_id.casefold(), section.casefold()) not in read_sections:
+                continue
+            rows = [s for s in spans if s.table is not None and s.row is not None and s.chunk.rulebook_id == rulebook_id
+                    and s.chunk.section_path[-1:] == [section]]
+            if rows:
+                return rows[0]
+        return None
 
     def answers(self, decision: Decision) -> bool:
         """The answer/refuse rule at this model's bars: the evidence covers the question (`covers`),

@@ -93,3 +93,22 @@ def test_the_named_components_section_is_read_and_its_own_record_quoted():
     # once read, it is not read again
     done = Reading(hits=read, search_hits=shown, section_ids={BRANCH.chunk_id}, read=[("EI", "19.1.9.3")])
     assert model._section_to_read(question, question, done) != ("EI", "19.1.9.3")
+
+
+
+def test_the_read_components_structure_table_answers_a_question_about_its_elements():
+    """"Are the identification and the name mandatory in BranchData3?": its structure table gives each
+    element's multiplicity; a record gives one element's only. Only once its section was read, and not for
+    a "list all" question (the list has its own rules)."""
+    from bot.offline.span_scoring import SpanScorer
+
+    model = OfflineRulebookModel(min_lexical=0.0, vocabulary=CorpusVocabulary(_Store(GUIDE)))
+    question = "In BranchData3, are the Identification and the Name mandatory?"
+    hits = [("S1", PARTY), ("S2", CONTACT_NAME), ("S3", BRANCH_NAME), ("S4", BRANCH)]
+    spans = SpanScorer(None, None).score(question, hits, {BRANCH.chunk_id, BRANCH_NAME.chunk_id})
+    row = model._component_structure(question, spans, [("EI", "19.1.9.3")])
+    assert row is not None and row.chunk is BRANCH and row.table == 0
+    assert model._component_structure(question, spans, []) is None
+    assert model._component_structure("List all the elements of BranchData3.", spans, [("EI", "19.1.9.3")]) is None
+    text = model.compose(question, "en", hits, {BRANCH.chunk_id, BRANCH_NAME.chunk_id}, read=[("EI", "19.1.9.3")])
+    assert "From the table in the rulebook [S4]" in text and "| Identification <Id> | [0..1] |" in text, text
