@@ -16,6 +16,7 @@ the chunk holds CSV — none of that punctuation or spacing matters for where it
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 
 from knowledge.payload import ChunkPayload
@@ -49,7 +50,12 @@ def _find(text: str, quote: str) -> tuple[int, int, bool] | None:
     needle, _ = _alnum_with_offsets(quote)
     if not needle:
         return None
-    for probe in (needle, needle[:PROBE_CHARS], needle[:PROBE_CHARS // 2]):
+    # a quote of rows or sentences the answer picked apart ("row; row", "sentence … sentence") is found by
+    # its first piece when the pieces do not follow one another in the chunk
+    first, _ = _alnum_with_offsets(re.split(r";|…", quote, maxsplit=1)[0])
+    for probe in (needle, needle[:PROBE_CHARS], needle[:PROBE_CHARS // 2], first[:PROBE_CHARS]):
+        if not probe:
+            continue
         at = haystack.find(probe)
         if at >= 0:
             if probe is needle:

@@ -152,3 +152,22 @@ def test_a_ligature_or_sharp_s_that_folds_to_two_letters_still_locates_the_quote
                          page_breaks=[text.index("Der Betrag")])
     assert page_of_quote(chunk, "Der Betrag wird als Grundgebühr erhoben und ist gemäß Anhang groß") == 5
     assert page_of_quote(chunk, "Die Gebühr ist ﬁx.") == 4
+
+
+CONTACT_TEXT = ("19.1.18.2 Contact4\n\nDefinition: Specifies the details of the contact person.\n\n"
+                "Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n,NamePrefix <NmPrfx>,[0..1],CodeSet,,309\n"
+                ",Name <Nm>,[0..1],Text,,309\n,PhoneNumber <PhneNb>,[0..1],Text,,309\n,MobileNumber <MobNb>,[0..1],"
+                "Text,,310\n")
+CONTACT = ChunkPayload(
+    chunk_id="EI:880", rulebook_id="EI", rulebook_title="EI", page_start=308, page_end=309, chunk_index=880,
+    content_hash="h", source_uri="ei.pdf", text=CONTACT_TEXT, page_breaks=[CONTACT_TEXT.index("Or,Message")])
+
+
+def test_rows_quoted_apart_are_cited_on_the_page_of_the_first_one():
+    """The answer shows the rows it picked ("NamePrefix …; PhoneNumber …", leaving out Name between them):
+    the quote as a whole is nowhere in the chunk, its first row is, on the table's page."""
+    quote = "NamePrefix <NmPrfx>, [0..1], CodeSet, 309; PhoneNumber <PhneNb>, [0..1], Text, 309; MobileNumber <MobNb>"
+    assert page_of_quote(CONTACT, quote) == 309
+    assert page_of_quote(CONTACT, "Definition: Specifies the details of the contact person.") == 308
+    # sentences quoted apart ("… ") likewise
+    assert page_of_quote(CONTACT, "NamePrefix <NmPrfx>, [0..1], CodeSet, 309 … MobileNumber <MobNb>") == 309
