@@ -169,11 +169,14 @@ _MONEY = re.compile(
     r"charged?\s+nothing|gratis|kosteloos|kostenloos|zonder\s+kosten|kostenlos|kostenfrei|geb[uü]hrenfrei|"
     r"unentgeltlich|gratuit(e|ement)?|sans\s+frais)\b",
     re.IGNORECASE)
+# a calendar date ("29 September 2020", "June 3, 2030", "2030-06-03"): it answers "by which date", not "how
+# many days"
+_DATE = (r"\b\d{1,2}\.?\s+" + _MONTH + r"\s+\d{4}\b|\b" + _MONTH + r"\s+\d{1,2},?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b")
 _DURATION = re.compile(
     r"(?<![\w.])(?:\d+(?:[.,]\d+)?|" + _NUMBER_WORD + r")(?:\s*[-–]\s*\d+)?\s*(?:\(\d+\)\s*)?(?:[\w-]+\s+){0,3}?"
     + _TIME_UNIT + r"\b|"
     r"\b\d{1,2}[:h]\d{2}\b|\b\d{1,2}[.:]\d{2}\s*(?:CET|CEST|UTC|GMT|uur|Uhr|h)\b|"
-    r"\b\d{1,2}\.?\s+" + _MONTH + r"\s+\d{4}\b|\b" + _MONTH + r"\s+\d{1,2},?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b|"
+    + _DATE + r"|"
     r"\b(immediately|without\s+(undue\s+)?delay|same\s+(business\s+)?day|next\s+(business\s+|working\s+)?day|"
     r"real[- ]time|instantly|(end|close)\s+of\s+(the\s+)?(\w+\s+){0,3}day|[DT]\s?[+-]\s?\d+|"
     r"onmiddellijk|direct|onverwijld|dezelfde\s+dag|volgende\s+werkdag|"
@@ -290,8 +293,8 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
         for found in matches:
             units = re.findall(_TIME_UNIT, found, re.IGNORECASE)
             family = _family(units[-1]) if units else None
-            if family is None and _INSTANT.fullmatch(found.strip()):
-                continue  # "immediately" says when, not how many days or hours
+            if family is None and (_INSTANT.fullmatch(found.strip()) or re.fullmatch(_DATE, found.strip(), re.I)):
+                continue  # "immediately" or "29 September 2020" says when, not how many days or hours
             if family is None or (family in ("second", "minute", "hour")) == wanted_short:
                 return True
         return False

@@ -71,6 +71,10 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
     ("The assignee answers within 10 business days.", "duration", "day", True),
     ("The assignee answers within two weeks.", "duration", "day", True),
     ("The assignee answers within 2 hours.", "duration", "day", False),
+    # a calendar date says when, not how many days: it answers "by which date", not "how many days"
+    ("Approved by Payments SEG on 29 September 2020.", "duration", "day", False),
+    ("Approved by Payments SEG on 29 September 2020.", "duration", None, True),
+    ("The version is valid until 2030-06-03, that is 30 days after publication.", "duration", "day", True),
     ("Files received after 15:30 CET are executed the next day.", "duration", None, True),
     ("The message is sent when no information has been received.", "duration", None, False),
     ("MissingInformation <MssngInf> [0..10]", "count", None, True),
