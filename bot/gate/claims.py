@@ -97,7 +97,10 @@ def _claim_parts(sentence: str, language: str
             names.append(token)  # a brand written in mixed case ("iDEAL", "eBay"), in any language or place
             continue
         if language == "de" or index == 0 or not token[0].isupper() or len(token) < 2:
-            continue  # (a lone capital is no name: "E&I" is "E" and "I" to the word pattern)
+            # (a lone capital is no name: "E&I" is "E" and "I" to the word pattern); an acronym joined to a
+            # word ("EBICS-Auftragsart", "SEPA-Überweisungen") is one even where capitals name nothing
+            identifiers += [p for p in token.split("-")[:-1] if len(p) >= 2 and p.isalpha() and p.isupper()]
+            continue
         preceding = text[:match.start()].rstrip()
         if not preceding or preceding[-1] in "\"'“‘«(:;.!?":
             continue

@@ -73,6 +73,18 @@ def test_a_lone_capital_is_no_name_that_must_be_mentioned():
     assert extract_claims("Does Visa charge a fee?", "en").names == ["Visa"]
 
 
+def test_an_acronym_joined_to_a_word_is_a_name_that_must_be_mentioned_in_every_language():
+    """German capitalises every noun, so its capitalised words name nothing; an acronym that opens a compound
+    ("EBICS-Auftragsart") does, and a passage that never writes it does not cover the question."""
+    from bot.gate.claims import extract_claims
+
+    question = "Welche EBICS-Auftragsart wird für SEPA-Überweisungen im Format pain.001 verwendet?"
+    assert extract_claims(question, "de").identifiers == ["EBICS", "SEPA", "pain.001"]
+    assert extract_claims("Darf die zusätzliche Information auf dem Empfangsschein gedruckt werden?", "de").facts == []
+    # the compound's last word is the thing named, not a name ("QR-Rechnung": QR is the name)
+    assert extract_claims("Wie lang ist die IBAN auf einer QR-Rechnung?", "de").identifiers == ["IBAN", "QR"]
+
+
 def test_the_dense_bar_is_higher_when_dense_and_word_overlap_point_at_different_chunks():
     from bot.offline.offline_model import Decision, OfflineRulebookModel
 
