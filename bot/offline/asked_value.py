@@ -57,8 +57,11 @@ _ASKS_MONEY = re.compile(
 # "hoe lang mag de referentie zijn" asks for a length, as "how long may the reference be" does; "hoe lang moet
 # de identificatie uniek zijn", "hoe lang is de termijn" for a duration
 _MAY_BE_NL = r"\s+(?:mag|mogen|kan|kunnen)\s+(?:\S+\s+){0,8}?(?:zijn|wezen)\b"
+# "During which hours is the tool available?": the hours of a day, asked in each language
+_WHICH_HOURS = (r"(?:during|at|in|between)\s+(?:which|what)\s+hours|(?:op|tijdens|gedurende)\s+welke\s+uren|"
+                r"(?:[àa]|pendant|durant)\s+quelles\s+heures|(?:zu|in|während)\s+welchen\s+(?:stunden|uhrzeiten|zeiten)")
 _ASKS_DURATION = re.compile(
-    r"\b(how\s+many\s+(\w+\s+){0,2}" + _TIME_UNIT + r"|how\s+(soon|quickly|fast)|"
+    r"\b(" + _WHICH_HOURS + r"|how\s+many\s+(\w+\s+){0,2}" + _TIME_UNIT + r"|how\s+(soon|quickly|fast)|"
     r"how\s+long\s+(\w+\s+){0,8}?(take|takes|last|lasts|valid|kept|keep|retain|retained|stored?|archived?|wait|"
     r"remain|stay|have|has|before|after|until)|how\s+much\s+(time|notice)|"
     r"(after|within|in)\s+how\s+(long|much\s+time)|within\s+what|by\s+when|until\s+when|what\s+time|"
@@ -239,7 +242,7 @@ _ASKS_CLOCK = re.compile(
     r"(?<!within\s)(?<!in\s)what\s+times?\s+(?:does|do|is|are|will|must|should|can|may)\b|cut-?off\s+times?|closing\s+times?|"
     r"opening\s+(?:hours|times?)|hoe\s+laat|welk\s+tijdstip|sluitingstijd(?:en)?|openingstijd(?:en)?|"
     r"[àa]\s+quelle\s+heure|heures?\s+(?:limite|de\s+cl[ôo]ture|d'ouverture)|"
-    r"um\s+wie\s+viel\s+uhr|uhrzeit(?:en)?|annahmeschluss|[öo]ffnungszeit(?:en)?)\b",
+    r"um\s+wie\s+viel\s+uhr|uhrzeit(?:en)?|annahmeschluss|[öo]ffnungszeit(?:en)?|" + _WHICH_HOURS + r")\b",
     re.IGNORECASE)
 # a time of day as rulebooks print it: "15:30", "08h00", "16.00 CET", "4 p.m.", "noon", "end of day"
 _CLOCK = re.compile(

@@ -57,6 +57,11 @@ from knowledge.payload import ChunkPayload
     ("Tot welke datum is versie 2.2 geldig?", "duration"),
     ("Jusqu'à quelle date la version 2.2 reste-t-elle valable ?", "duration"),
     ("Which date format is used for the requested execution date?", None),
+    # the hours of a day a service is open are a time, in each language
+    ("During which hours is the online tool for looking up QR-IBANs available?", "duration"),
+    ("Tijdens welke uren is de tool beschikbaar?", "duration"),
+    ("À quelles heures le service est-il ouvert ?", "duration"),
+    ("Zu welchen Uhrzeiten ist das Tool erreichbar?", "duration"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert asked_value(question) == kind
@@ -115,6 +120,9 @@ def test_whether_a_passage_holds_a_value_of_that_kind(text, kind, unit, held):
     ("Om hoe laat worden handelaars in Luxemburg uiterlijk uitbetaald?", "clock"),
     ("À quelle heure le paiement au commerçant a-t-il lieu ?", "clock"),
     ("Um wie viel Uhr schließt das System?", "clock"),
+    ("During which hours is the online tool for looking up QR-IBANs available?", "clock"),
+    ("Tijdens welke uren is de tool beschikbaar?", "clock"),
+    ("How many hours does the assignee have?", "hour"),  # a period counted in hours, not the hours of a day
     ("Within what time must a payer report a lost payment device?", None),  # a period, not a time of day
     ("How long does it take?", None),
 ])
