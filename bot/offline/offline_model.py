@@ -695,8 +695,18 @@ class OfflineRulebookModel(BaseChatModel):
         first = chosen[0] if chosen else None
         chosen = _with_neighbours(chosen, spans, listing=listing and not rows)
         chosen = with_context(chosen, spans, question, first)
+        announced = None
+        if not listing and best.table is None:
+            # "ClearingSystemMemberIdentification <ClrSysMmbId> contains the following elements": the table it
+            # opens, right after it, lists those elements with their multiplicities, shown whole (up to
+            # MAX_TABLE_ROWS); without it, the quote announces what it does not show
+            for span in chosen[:INTRODUCED_TABLE_QUOTES]:
+                if _INTRODUCES_TABLE.search(span.text) and (announced := _table_after(span, spans)) is not None:
+                    rows = [announced, *(r for r in rows if r is not announced)]
+                    break
         chosen = [_with_own_name(span) for span in chosen]
-        return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing)
+        return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing,
+                           whole=announced)
 
     def _component_structure(self, question: str, spans: Sequence[Span], read: Sequence[tuple[str, str]]
                              ) -> Span | None:
@@ -792,8 +802,10 @@ class OfflineRulebookModel(BaseChatModel):
             self.observer(decision)
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
-               table_first: bool = False, listing: bool = False) -> str:
-        tables, rendered = self._tables(_distinct_tables(rows), spans, language, listing)
+               table_first: bool = False, listing: bool = False, whole: Span | None = None) -> str:
+        """The answer: the frame, the quotes and the tables (each table's rows that answer, or every row
+        of `whole`'s table, which a quote announced)."""
+        tables, rendered = self._tables(_distinct_tables(rows), spans, language, listing, whole)
         # the row keyed by what the question names answers it: shown before sentences that only mention it
         table_first = table_first or (any(r.defining for r in rows) and not any(s.defining for s in chosen))
         quoted = [*chosen, *tables]
@@ -811,7 +823,8 @@ class OfflineRulebookModel(BaseChatModel):
                 lines += ["", *part]
         return "\n".join(lines)
 
-    def _tables(self, candidates: list[Span], spans: list[Span], language: str, listing: bool
+    def _tables(self, candidates: list[Span], spans: list[Span], language: str, listing: bool,
+                whole: Span | None = None
                 ) -> tuple[list[Span], list[list[str]]]:
         """The first MAX_TABLES tables as they will read, each with its caption. A guide prints the same
         code list in its message chapter and in its annex: the same rows quoted twice say it once, under
@@ -820,7 +833,7 @@ class OfflineRulebookModel(BaseChatModel):
         bodies: list[list[str]] = []
         refs: list[list[str]] = []
         for best in candidates:
-            body = self._table_body(best, spans, listing)
+            body = self._table_body(best, spans, listing, whole=whole is not None and _same_table(best, whole))
             if body in bodies:
                 refs[bodies.index(body)].append(best.handle)
             elif len(bodies) < MAX_TABLES:
@@ -834,10 +847,12 @@ class OfflineRulebookModel(BaseChatModel):
                     for body, handles in zip(bodies, refs, strict=True)]
         return tables, rendered
 
-    def _table_body(self, best: Span, spans: list[Span], listing: bool = False) -> list[str]:
+    def _table_body(self, best: Span, spans: list[Span], listing: bool = False, whole: bool = False) -> list[str]:
         header, rows = parse_table(best.chunk.tables_csv[best.table or 0])
         if listing:  # "list all …": the table is the list, with its continuation after a page break
             chosen = [*rows, *_continued_rows(best.chunk, best.table or 0, header)][:MAX_LIST_ROWS]
+        elif whole:
+            chosen = rows[:MAX_TABLE_ROWS]
         else:
             same = [s for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
                     and s.row is not None]
@@ -1407,6 +1422,15 @@ def _with_own_name(span: Span) -> Span:
     if heading is None or not _flat(span.chunk.text[heading.end():]).startswith(_flat(span.text)[:40]):
         return span
     return replace(span, text=f"{heading.group(1)} {span.text}")
+
+
+# a sentence announcing the table after it: "… contains the following elements", "… one of the following"
+_INTRODUCES_TABLE = re.compile(r"\b(?:contains|consists\s+of|is\s+composed\s+of)\s+(?:one\s+of\s+)?the\s+following\b",
+                               re.IGNORECASE)
+INTRODUCED_TABLE_QUOTES = 3  # the quotes (the two best and the sentence after the best) whose announced table is shown
+
+def _same_table(a: Span, b: Span) -> bool:
+    return a.chunk.chunk_id == b.chunk.chunk_id and a.table == b.table
 
 
 _RECORD_NAME = re.compile(r"^([A-Z][A-Za-z0-9]*)\s*<[A-Za-z0-9]+>")

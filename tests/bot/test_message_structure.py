@@ -145,3 +145,25 @@ def test_what_an_element_is_in_a_named_message_is_its_record_not_a_pointer_or_th
         defining = _defining(question, hits)
         assert defining and all("Presence" in d for d in defining), (question, defining)
     assert [d[:6] for d in _defining("What is Header in the ResolutionOfInvestigation message?", hits)] == ["Header"]
+
+
+def test_a_quote_announcing_the_elements_it_contains_brings_the_table_after_it():
+    """"ClearingSystemMemberIdentification <ClrSysMmbId> contains the following elements": the table right after
+    it lists them with their multiplicities, which is what "which part is mandatory?" asks; a quote that
+    announces no table brings none."""
+    table = ("Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n"
+             ",ClearingSystemIdentification <ClrSysId>,[0..1],,,203\n,MemberIdentification <MmbId>,[1..1],Text,,204\n")
+    record = ("19.1.9.1.2 ClearingSystemMemberIdentification <ClrSysMmbId>\n\nPresence: [0..1]\n\nDefinition: "
+              "Information used to identify a member within a clearing system.\n\nClearingSystemMemberIdentification "
+              "<ClrSysMmbId> contains the following elements (see \"ClearingSystemMemberIdentification2\" on page 203 "
+              "for details)\n\n" + table)
+    hits = [("S1", _chunk(record, [table], "ClearingSystemMemberIdentification <ClrSysMmbId>", 4))]
+    question = ("When an agent is identified through a clearing system member identification, which part is "
+                "mandatory: the clearing system identification or the member identification?")
+    text = OfflineRulebookModel(min_lexical=0.0).compose(question, "en", hits)
+    assert "| MemberIdentification <MmbId> | [1..1] |" in text and "From the table in the rulebook [S1]" in text, text
+    plain = record.split("ClearingSystemMemberIdentification <ClrSysMmbId> contains")[0] + "See the table.\n\n" + table
+    text = OfflineRulebookModel(min_lexical=0.0).compose(
+        "What is a clearing system member identification?", "en",
+        [("S1", _chunk(plain, [table], "ClearingSystemMemberIdentification <ClrSysMmbId>", 4))])
+    assert "From the table" not in text, text
