@@ -27,7 +27,8 @@ from knowledge.payload import ChunkPayload
 
 _NUMBER = re.compile(r"^[\d.]+\s+")
 # "Charges8", "BranchData3", "GarnishmentRemittance": a digit after letters, or a capital after a small letter
-_NAME = re.compile(r"[A-Z][A-Za-z0-9]*?[a-z](?:[A-Z]|\d)[A-Za-z0-9]*")
+RUN_TOGETHER_NAME = r"[A-Z][A-Za-z0-9]*?[a-z](?:[A-Z]|\d)[A-Za-z0-9]*"
+_NAME = re.compile(RUN_TOGETHER_NAME)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 # an element as structure tables and records list it, with its XML tag ("CreditorAgent <CdtrAgt>")
 _TAGGED = re.compile(r"\b[A-Z][A-Za-z0-9]*\s*<[A-Za-z0-9]+>")

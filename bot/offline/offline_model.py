@@ -74,6 +74,7 @@ from bot.gate.refusal import mentioned, searchable_text
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
 from bot.offline.asked_value import asked_slot, asked_unit, holds_value
+from bot.offline.component_sections import RUN_TOGETHER_NAME
 from bot.offline.cross_reference import (
     SectionReference,
     asked_section,
@@ -1408,7 +1409,7 @@ def _introducing_table(spans: Sequence[Span], best: Span) -> Span | None:
 
 
 # a type or component defined under its own name: "10.2.2.6 ExternalDebtorActivationAmendmentReason1Code"
-_NAMED_HEADING = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+([A-Z][A-Za-z0-9]*?[a-z](?:[A-Z]|\d)[A-Za-z0-9]*)\s*\n")
+_NAMED_HEADING = re.compile(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+(" + RUN_TOGETHER_NAME + r")\s*\n")
 
 
 def _with_own_name(span: Span) -> Span:
