@@ -22,6 +22,7 @@ import unicodedata
 from knowledge.payload import ChunkPayload
 
 PROBE_CHARS = 60  # letters and digits of the quote's opening that locate it
+_PIECES = re.compile(r";|…")  # where the answer joined the rows or sentences it picked
 MIN_OPENING_WORDS = 8  # a quote found only by its opening moves on only when fewer words are on its first page
 
 
@@ -50,12 +51,13 @@ def _find(text: str, quote: str) -> tuple[int, int, bool] | None:
     needle, _ = _alnum_with_offsets(quote)
     if not needle:
         return None
-    # a quote of rows or sentences the answer picked apart ("row; row", "sentence … sentence") is found by
-    # its first piece when the pieces do not follow one another in the chunk
-    first, _ = _alnum_with_offsets(re.split(r";|…", quote, maxsplit=1)[0])
-    for probe in (needle, needle[:PROBE_CHARS], needle[:PROBE_CHARS // 2], first[:PROBE_CHARS]):
-        if not probe:
-            continue
+    probes = [needle, needle[:PROBE_CHARS], needle[:PROBE_CHARS // 2]]
+    pieces = _PIECES.split(quote, maxsplit=1)
+    if len(pieces) > 1:
+        # a quote of rows or sentences the answer picked apart ("row; row", "sentence … sentence") is found by
+        # its first piece when the pieces do not follow one another in the chunk
+        probes.append(_alnum_with_offsets(pieces[0])[0][:PROBE_CHARS])
+    for probe in dict.fromkeys(p for p in probes if p):
         at = haystack.find(probe)
         if at >= 0:
             if probe is needle:

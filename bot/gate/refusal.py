@@ -70,6 +70,7 @@ def _rulebooks(rulebook_ids: Sequence[str], language: str) -> str:
 
 MAX_JOINED_WORDS = 5  # the words after a name the question may spell the rest of a message's name in
 
+
 def mentioned(term: str, folded: str, question: str = "") -> bool:
     """Does the folded text (accents folded, case-folded) mention a name or identifier of the
     question? As a word, or as a word with a number run on ("ISO" in "ISO20022"), or run together

@@ -175,6 +175,7 @@ _MONEY = re.compile(
 # a calendar date ("29 September 2020", "June 3, 2030", "2030-06-03"): it answers "by which date", not "how
 # many days"
 _DATE = (r"\b\d{1,2}\.?\s+" + _MONTH + r"\s+\d{4}\b|\b" + _MONTH + r"\s+\d{1,2},?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b")
+_CALENDAR_DATE = re.compile(_DATE, re.IGNORECASE)
 _DURATION = re.compile(
     r"(?<![\w.])(?:\d+(?:[.,]\d+)?|" + _NUMBER_WORD + r")(?:\s*[-–]\s*\d+)?\s*(?:\(\d+\)\s*)?(?:[\w-]+\s+){0,3}?"
     + _TIME_UNIT + r"\b|"
@@ -296,7 +297,7 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
         for found in matches:
             units = re.findall(_TIME_UNIT, found, re.IGNORECASE)
             family = _family(units[-1]) if units else None
-            if family is None and (_INSTANT.fullmatch(found.strip()) or re.fullmatch(_DATE, found.strip(), re.I)):
+            if family is None and (_INSTANT.fullmatch(found.strip()) or _CALENDAR_DATE.fullmatch(found.strip())):
                 continue  # "immediately" or "29 September 2020" says when, not how many days or hours
             if family is None or (family in ("second", "minute", "hour")) == wanted_short:
                 return True

@@ -25,21 +25,26 @@ from collections.abc import Iterable, Mapping
 
 from knowledge.payload import ChunkPayload
 
-_NUMBER = re.compile(r"^[\d.]+\s+")
+_NUMBER = re.compile(r"^[\d.]+\s+")  # a heading's number: "19.1.9.3 "
 # "Charges8", "BranchData3", "GarnishmentRemittance": a digit after letters, or a capital after a small letter
 RUN_TOGETHER_NAME = r"[A-Z][A-Za-z0-9]*?[a-z](?:[A-Z]|\d)[A-Za-z0-9]*"
 _NAME = re.compile(RUN_TOGETHER_NAME)
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")  # a word or run-together name of a question or a guide
 # an element as structure tables and records list it, with its XML tag ("CreditorAgent <CdtrAgt>")
 _TAGGED = re.compile(r"\b[A-Z][A-Za-z0-9]*\s*<[A-Za-z0-9]+>")
 
 SectionKey = tuple[str, str]  # (rulebook_id, section path element "19.1.9.3")
 
 
+def heading_title(title: str | None) -> str:
+    """A heading without its number ("19.1.9.3 BranchData3" -> "BranchData3")."""
+    return _NUMBER.sub("", title or "").strip()
+
+
 def _heading_name(title: str) -> str | None:
     """The component name a heading is, folded ("19.1.9.3 BranchData3" -> branchdata3); None for a
     heading of words or an element's record ("Name <Nm>")."""
-    name = _NUMBER.sub("", title or "").strip()
+    name = heading_title(title)
     return name.casefold() if _NAME.fullmatch(name) else None
 
 
@@ -51,12 +56,15 @@ class ComponentSections:
         self._tagged: set[tuple[str, str]] = set()  # (rulebook, section) holding a tagged element
 
     def add(self, chunk: ChunkPayload) -> None:
+        named = [(key, name) for key, title in zip(chunk.section_path, [*chunk.parent_titles, chunk.section_title],
+                                                   strict=False) if (name := _heading_name(title))]
+        if not named:
+            return  # most chunks stand under no component: their text is not searched for tags
         tagged = any(_TAGGED.search(text) for text in [chunk.text, *chunk.tables_csv])
-        for key, title in zip(chunk.section_path, [*chunk.parent_titles, chunk.section_title], strict=False):
-            if name := _heading_name(title):
-                self._sections.setdefault((chunk.rulebook_id, name), set()).add(key)
-                if tagged:
-                    self._tagged.add((chunk.rulebook_id, key))
+        for key, name in named:
+            self._sections.setdefault((chunk.rulebook_id, name), set()).add(key)
+            if tagged:
+                self._tagged.add((chunk.rulebook_id, key))
 
     def freeze(self) -> FrozenComponentSections:
         return FrozenComponentSections({(rulebook_id, name): key
@@ -75,7 +83,7 @@ class FrozenComponentSections:
         the order the question names them."""
         order = list(dict.fromkeys(rulebooks))
         found: list[SectionKey] = []
-        for word in _WORD.findall(question):
+        for word in WORD.findall(question):
             if not _NAME.fullmatch(word):
                 continue
             for rulebook_id in order:

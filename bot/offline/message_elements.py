@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
+from bot.offline.component_sections import WORD, heading_title
 from bot.offline.span_scoring import (
     MESSAGE_ID,
     asks_about_element,
@@ -47,7 +48,6 @@ from bot.offline.span_scoring import (
 from knowledge.bm25 import compound_parts, tokenize
 from knowledge.payload import ChunkPayload
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 # "(see "CaseAssignment5" on page 229 for details)": the component that details an element
 _SEE = re.compile(r"\bsee\s+[\"“]?([A-Z][A-Za-z0-9]+)[\"”]?\s+on\s+page\b")
 _COMPONENT = re.compile(r"^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$")
@@ -63,7 +63,7 @@ MAX_NAME_WORDS = 8
 
 def _words(chunk: ChunkPayload) -> frozenset[str]:
     """The folded words of the chunk's text and tables."""
-    return frozenset(w.casefold() for w in _WORD.findall(" ".join([chunk.text, *chunk.tables_csv])))
+    return frozenset(w.casefold() for w in WORD.findall(" ".join([chunk.text, *chunk.tables_csv])))
 
 
 def _stemmed_name(name: str) -> str:
@@ -78,7 +78,7 @@ def _stemmed_name(name: str) -> str:
 def _name_stems(text: str, memo: dict[str, str]) -> set[str]:
     """The run-together names of a text, each as `_stemmed_name` (remembered per word in `memo`)."""
     stems = set()
-    for word in _WORD.findall(text):
+    for word in WORD.findall(text):
         if word not in memo:
             memo[word] = _stemmed_name(word)
         if memo[word]:
@@ -95,7 +95,7 @@ def _component(chunk: ChunkPayload) -> str | None:
     """The message component whose section the chunk is in ("CaseAssignment5", the deepest heading
     that is one run-together name; an element's record, "Code <Cd>", is part of its component)."""
     for title in reversed([*chunk.parent_titles, chunk.section_title]):
-        name = re.sub(r"^[\d.]+\s+", "", title or "").strip()
+        name = heading_title(title)
         if _COMPONENT.match(name):
             return name.casefold()
     return None
@@ -203,7 +203,7 @@ class FrozenMessageWords:
         """The messages of these rulebooks the question names, by id ("camt.033") or by name
         ("RequestForDuplicate", versioned or not)."""
         ids = {m.casefold() for m in MESSAGE_ID.findall(question)}
-        folded = with_unversioned({w.casefold() for w in _WORD.findall(question)})
+        folded = with_unversioned({w.casefold() for w in WORD.findall(question)})
         shown = set(rulebooks)
         return [key for key, name in self.names.items()
                 if key[0] in shown and (key[1] in ids or name.casefold() in folded)]
@@ -262,7 +262,7 @@ def describe_messages(messages: Sequence[tuple[str, str]]) -> str:
 def _as_written(folded: str, question: str, listed: str) -> str:
     """The question's own spelling of a folded name: one word ("InterbankSettlementAmount") or the
     words it spelled it in ("interbank settlement amount"); else the name as the guide lists it."""
-    words = list(_WORD.finditer(question))
+    words = list(WORD.finditer(question))
     for start in range(len(words)):
         joined = ""
         for end in range(start, len(words)):

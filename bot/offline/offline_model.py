@@ -855,8 +855,7 @@ class OfflineRulebookModel(BaseChatModel):
         elif whole:
             chosen = rows[:MAX_TABLE_ROWS]
         else:
-            same = [s for s in spans if s.chunk.chunk_id == best.chunk.chunk_id and s.table == best.table
-                    and s.row is not None]
+            same = [s for s in spans if _same_table(s, best) and s.row is not None]
             # the row keyed by the identifier asked about answers; rows that only mention it do not
             wanted = [s for s in same if s.defining] or [
                 s for s in same if s.lexical > 0 or s.score >= best.score - QUOTE_MARGIN]
@@ -1429,6 +1428,7 @@ def _with_own_name(span: Span) -> Span:
 _INTRODUCES_TABLE = re.compile(r"\b(?:contains|consists\s+of|is\s+composed\s+of)\s+(?:one\s+of\s+)?the\s+following\b",
                                re.IGNORECASE)
 INTRODUCED_TABLE_QUOTES = 3  # the quotes (the two best and the sentence after the best) whose announced table is shown
+
 
 def _same_table(a: Span, b: Span) -> bool:
     return a.chunk.chunk_id == b.chunk.chunk_id and a.table == b.table

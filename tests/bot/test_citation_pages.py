@@ -67,12 +67,18 @@ def test_every_page_break_of_the_sample_index_points_at_text_on_that_page(sample
             assert page_of_quote(chunk, chunk.text[at:at + 80]) == page
 
 
-CHUNK = ChunkPayload(
-    chunk_id="HHD:14", rulebook_id="HHD", rulebook_title="HHD", page_start=12, page_end=13, chunk_index=14,
-    content_hash="h", text=("Versionserkennung: es wird ermittelt, um welche Struktur es sich handelt:\n\n"
-                            "• HHD V1.3.2 Bei dieser Version ist kein ControlByte enthalten, es gelten die "
-                            "Festlegungen in [HHD_UC 1.0.1]."),
-    page_breaks=[88])
+def _over_a_page_break(chunk_id: str, first_page: int, text: str, next_page_opens: str,
+                       source_uri: str = "") -> ChunkPayload:
+    """A chunk of `text` on `first_page` and the page after it, which opens with `next_page_opens`."""
+    rulebook_id, index = chunk_id.split(":")
+    return ChunkPayload(chunk_id=chunk_id, rulebook_id=rulebook_id, rulebook_title=rulebook_id,
+                        page_start=first_page, page_end=first_page + 1, chunk_index=int(index), content_hash="h",
+                        source_uri=source_uri, text=text, page_breaks=[text.index(next_page_opens)])
+
+
+CHUNK = _over_a_page_break("HHD:14", 12, "Versionserkennung: es wird ermittelt, um welche Struktur es sich handelt:\n\n"
+                           "• HHD V1.3.2 Bei dieser Version ist kein ControlByte enthalten, es gelten die "
+                           "Festlegungen in [HHD_UC 1.0.1].", "Bei dieser")
 
 
 def test_the_page_is_where_the_quote_starts_unless_only_a_few_opening_words_are_there():
@@ -91,9 +97,7 @@ BALANCE_TEXT = ("2.17 Requested Execution Date\n\nAddendum: If the requested exe
                 "execution date will be shifted to the\n\nnext possible TARGET date (see the TARGET calendar) If the "
                 "batch requires extra authorization due to the fact that balance is insufficient the\n\nrequested "
                 "execution date can also shift to the next possible TARGET date.")
-BALANCE = ChunkPayload(
-    chunk_id="NL:34", rulebook_id="NL", rulebook_title="NL", page_start=12, page_end=13, chunk_index=34,
-    content_hash="h", source_uri="nl.pdf", text=BALANCE_TEXT, page_breaks=[BALANCE_TEXT.index("next possible")])
+BALANCE = _over_a_page_break("NL:34", 12, BALANCE_TEXT, "next possible", "nl.pdf")
 BALANCE_QUOTE = ("Addendum: If the requested execution date is a non TARGET day the execution date will be shifted "
                  "to the next possible TARGET date (see the TARGET calendar) If the batch requires extra "
                  "authorization due to the fact that balance is insufficient the requested execution date can "
@@ -147,9 +151,7 @@ def test_a_ligature_or_sharp_s_that_folds_to_two_letters_still_locates_the_quote
     # "ﬁ" folds to "fi" and "ß" to "ss": the folded text is longer than the characters it came from,
     # and a quote ending in such a letter used to index past the offsets (IndexError)
     text = "Die Gebühr ist ﬁx.\n\nDer Betrag wird als Grundgebühr erhoben und ist gemäß Anhang groß"
-    chunk = ChunkPayload(chunk_id="DE:1", rulebook_id="DE", rulebook_title="DE", page_start=4, page_end=5,
-                         chunk_index=1, content_hash="h", source_uri="de.pdf", text=text,
-                         page_breaks=[text.index("Der Betrag")])
+    chunk = _over_a_page_break("DE:1", 4, text, "Der Betrag", "de.pdf")
     assert page_of_quote(chunk, "Der Betrag wird als Grundgebühr erhoben und ist gemäß Anhang groß") == 5
     assert page_of_quote(chunk, "Die Gebühr ist ﬁx.") == 4
 
@@ -158,9 +160,7 @@ CONTACT_TEXT = ("19.1.18.2 Contact4\n\nDefinition: Specifies the details of the 
                 "Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n,NamePrefix <NmPrfx>,[0..1],CodeSet,,309\n"
                 ",Name <Nm>,[0..1],Text,,309\n,PhoneNumber <PhneNb>,[0..1],Text,,309\n,MobileNumber <MobNb>,[0..1],"
                 "Text,,310\n")
-CONTACT = ChunkPayload(
-    chunk_id="EI:880", rulebook_id="EI", rulebook_title="EI", page_start=308, page_end=309, chunk_index=880,
-    content_hash="h", source_uri="ei.pdf", text=CONTACT_TEXT, page_breaks=[CONTACT_TEXT.index("Or,Message")])
+CONTACT = _over_a_page_break("EI:880", 308, CONTACT_TEXT, "Or,Message", "ei.pdf")
 
 
 def test_rows_quoted_apart_are_cited_on_the_page_of_the_first_one():
