@@ -52,7 +52,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.offline.neutral_terms import missing_neutral_share
-from bot.offline.subject_phrases import MIN_MISSING_PHRASES, PHRASE_MAX_SHARE, PHRASE_SCOPE, phrase_missing
+from bot.offline.subject_phrases import (
+    HELD_MAX_MISSING,
+    MIN_MISSING_PHRASES,
+    PHRASE_MAX_SHARE,
+    PHRASE_SCOPE,
+    phrase_missing,
+    phrases_held,
+)
 from bot.offline.subject_phrases import SCOPES as PHRASE_SCOPES
 from bot.offline.subject_terms import (
     SCOPES,
@@ -106,6 +113,11 @@ class Bar:
     # a question asking for a kind of value is refused when its composed answer holds none (the offline
     # model's `require_value_quoted`; not swept: measured on/off, see `value_check`)
     require_value_quoted: bool = False
+    # disagreeing signals whose passages hold the question's phrases in at most held_phrase_share of the
+    # chunks (no more than held_max_missing of them missing) meet min_dense, not min_dense_disagree (None:
+    # the disagreeing bar always applies; bot.offline.subject_phrases.phrases_held)
+    held_phrase_share: float | None = None
+    held_max_missing: float = HELD_MAX_MISSING
 
     def phrase_missing(self, s: Signal) -> bool:
         return self.min_dense_phrase is not None and phrase_missing(s.phrases, self.phrase_max_share,
@@ -128,8 +140,9 @@ class Bar:
             return False
         return not (self.max_uncovered is not None and s.uncovered is not None and s.uncovered > self.max_uncovered)
 
-    def dense_bar(self, agree: bool | None) -> float:
-        if agree is False and self.min_dense_disagree is not None:
+    def dense_bar(self, s: Signal) -> float:
+        if s.agree is False and self.min_dense_disagree is not None \
+                and not phrases_held(s.phrases, self.held_phrase_share, self.held_max_missing):
             return max(self.min_dense, self.min_dense_disagree)
         return self.min_dense
 
@@ -168,7 +181,8 @@ def _subject_keys(bar: Bar) -> dict[str, Any]:
             "phrase_max_share": bar.phrase_max_share, "phrase_scope": bar.phrase_scope,
             "min_missing_phrases": bar.min_missing_phrases,
             "max_missing_neutral": bar.max_missing_neutral, "min_dense_defining": bar.min_dense_defining,
-            "require_value_quoted": bar.require_value_quoted}
+            "require_value_quoted": bar.require_value_quoted, "held_phrase_share": bar.held_phrase_share,
+            "held_max_missing": bar.held_max_missing}
 
 
 def current_bar() -> Bar:
@@ -191,8 +205,8 @@ def answered_at(s: Signal, min_dense: float | Bar, min_lexical: float | None = N
     if not bar.covers(s):
         return False
     if bar.phrase_missing(s):
-        return s.max_dense is not None and s.max_dense >= max(bar.dense_bar(s.agree), bar.min_dense_phrase or 0.0)
-    return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.dense_bar(s.agree))
+        return s.max_dense is not None and s.max_dense >= max(bar.dense_bar(s), bar.min_dense_phrase or 0.0)
+    return (s.max_lexical >= bar.min_lexical or (s.max_dense is not None and s.max_dense >= bar.dense_bar(s))
             or (bar.min_dense_defining is not None and s.max_dense_defining is not None
                 and s.max_dense_defining >= bar.min_dense_defining)
             or (s.max_dense_other_language is not None
@@ -345,6 +359,7 @@ class _Columns:
         self._signals = list(signals)
         self._missing: dict[tuple[float, int, str], Any] = {}
         self._phrases: dict[tuple[float, str, float], Any] = {}
+        self._held: dict[tuple[float, float], Any] = {}
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
         self.neutral = self.np.array([missing_neutral_share(s.neutral) for s in signals])
         self.value_missing = np.array([s.slot is not None and s.value_quoted is False for s in signals])
@@ -367,9 +382,20 @@ class _Columns:
                                                 for s in self._signals], dtype=bool)
         return self._phrases[key]
 
+    def held(self, share: float | None, max_missing: float) -> Any:
+        """Per signal, whether the passages shown hold the question's phrases at this rarity."""
+        if share is None:
+            return self.np.zeros(len(self._signals), dtype=bool)
+        key = (share, max_missing)
+        if key not in self._held:
+            self._held[key] = self.np.array([phrases_held(s.phrases, share, max_missing) for s in self._signals],
+                                            dtype=bool)
+        return self._held[key]
+
     def answered(self, bar: Bar) -> Any:
         np = self.np
-        dense_bar = np.where(self.disagree & (bar.min_dense_disagree is not None),
+        disagree = self.disagree & ~self.held(bar.held_phrase_share, bar.held_max_missing)
+        dense_bar = np.where(disagree & (bar.min_dense_disagree is not None),
                              max(bar.min_dense, bar.min_dense_disagree or 0.0), bar.min_dense)
         reach = ((self.lexical >= bar.min_lexical) | ((self.dense >= 0) & (self.dense >= dense_bar))
                  | ((self.other >= 0) & (self.other >= bar.min_dense_other_language)))
@@ -455,9 +481,11 @@ def _key(p: dict[str, Any]) -> tuple[float, ...]:
     slot, uncovered = p.get("min_dense_slot"), p.get("max_uncovered")
     missing, gap = p.get("max_missing_subject"), p.get("max_slot_gap")
     phrase, neutral = p.get("min_dense_phrase"), p.get("max_missing_neutral")
-    defining = p.get("min_dense_defining")
+    defining, held = p.get("min_dense_defining"), p.get("held_phrase_share")
+    # the held-phrase relief lowers a bar: off is the cautious end, then the rarer phrases, fewer missing
     return (p["f1"], 2.0 if missing is None else missing, 2.0 if gap is None else gap,
             2.0 if defining is None else defining,
+            1.0 if held is None else -held, -(p.get("held_max_missing") or 0.0) if held is not None else 0.0,
             0.0 if phrase is None else -phrase, 2.0 if neutral is None else neutral,
             p.get("min_missing_phrases") or 0.0,
             -(p.get("subject_max_share") or 0.0), -(p.get("subject_max_headings") or 0),
@@ -478,7 +506,7 @@ MIN_CASES_CHANGED = 2
 # each coverage check and the value that switches it off
 _CHECKS: dict[str, Any] = {
     **dict.fromkeys(("max_missing_subject", "max_uncovered", "max_slot_gap", "min_dense_slot", "min_dense_phrase",
-                     "max_missing_neutral", "min_dense_defining")),
+                     "max_missing_neutral", "min_dense_defining", "held_phrase_share")),
     "require_value_quoted": False,
 }
 
@@ -543,7 +571,9 @@ def bar_of(p: dict[str, Any]) -> Bar:
                p.get("phrase_max_share", PHRASE_MAX_SHARE), p.get("phrase_scope") or PHRASE_SCOPE,
                min_missing_phrases=p.get("min_missing_phrases", MIN_MISSING_PHRASES),
                max_missing_neutral=p.get("max_missing_neutral"), min_dense_defining=p.get("min_dense_defining"),
-               require_value_quoted=bool(p.get("require_value_quoted", False)))
+               require_value_quoted=bool(p.get("require_value_quoted", False)),
+               held_phrase_share=p.get("held_phrase_share"),
+               held_max_missing=p.get("held_max_missing", HELD_MAX_MISSING))
 
 
 def with_subject(bar: Bar, **changes: Any) -> Bar:
@@ -554,11 +584,12 @@ def with_subject(bar: Bar, **changes: Any) -> Bar:
 
 _COVERAGE = ("min_dense_slot", "max_uncovered", "max_missing_subject", "subject_max_share", "subject_max_headings",
              "max_slot_gap", "subject_scope", "min_dense_phrase", "phrase_max_share", "phrase_scope",
-             "max_missing_neutral", "min_missing_phrases", "min_dense_defining", "require_value_quoted")
+             "max_missing_neutral", "min_missing_phrases", "min_dense_defining", "require_value_quoted",
+             "held_phrase_share", "held_max_missing")
 _COVERAGE_GROUPS = (("min_dense_slot",), ("max_uncovered",), ("max_slot_gap",), ("min_dense_defining",),
                     ("max_missing_subject", "subject_max_share", "subject_max_headings", "subject_scope"),
                     ("min_dense_phrase", "phrase_max_share", "phrase_scope", "min_missing_phrases"),
-                    ("max_missing_neutral",), ("require_value_quoted",))
+                    ("max_missing_neutral",), ("require_value_quoted",), ("held_phrase_share", "held_max_missing"))
 # the subject check's grids: a term's share of the chunks, the rulebooks whose headings hold it, the
 # missing subject terms allowed (None: no check); the value's score gap below the best span
 SUBJECT_SHARE_GRID = (0.02, 0.05, 0.1, 0.2, 0.3, 1.0)
@@ -618,6 +649,17 @@ def defining_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
     return [columns.point(with_subject(at, min_dense_defining=d)) for d in DEFINING_GRID]
 
 
+# the held-phrase relief's grids: a phrase's largest share of the chunks (None: no relief), the share of
+# those phrases the passages shown may miss
+HELD_SHARE_GRID: tuple[float | None, ...] = (None, 0.001, 0.002, 0.005, 0.01, 0.02)
+HELD_MISSING_GRID = (0.0, 0.34, 0.5, 0.67)
+
+
+def held_sweep(signals: Sequence[Signal], at: Bar) -> list[dict[str, Any]]:
+    """Every setting of the held-phrase relief at the other bars of `at`."""
+    return _gated_sweep(signals, at, {}, ("held_phrase_share", HELD_SHARE_GRID), {"held_max_missing": HELD_MISSING_GRID})
+
+
 def _same(p: dict[str, Any], chosen: dict[str, Any], keys: Sequence[str]) -> bool:
     return all(p.get(k) == chosen.get(k) for k in keys)
 
@@ -667,8 +709,12 @@ def plot(points: Sequence[dict[str, Any]], chosen: dict[str, Any], path: Path, t
                           key=lambda p: -(p.get("max_uncovered") if p.get("max_uncovered") is not None else 1.05))
     points = [p for p in points if p.get("min_dense_other_language") == other and _on_disagree_line(p, disagree)
               and _same(p, chosen, _COVERAGE)]
-    fig, axes = plt.subplots(2, 5, figsize=(32, 9))
-    left, right, third, fourth, ninth, seventh, fifth, sixth, eighth, tenth = axes.flat
+    fig, axes = plt.subplots(2, 6, figsize=(38, 9))
+    left, right, third, fourth, ninth, eleventh, seventh, fifth, sixth, eighth, tenth, spare = axes.flat
+    spare.axis("off")
+    _held_panel(eleventh, [p for p in fixed if _same(p, chosen, tuple(k for k in _COVERAGE
+                                                                    if k not in ("held_phrase_share",
+                                                                                 "held_max_missing")))], chosen)
     _phrase_panel(ninth, by_phrase, chosen)
     by_defining = sorted((p for p in fixed if _same(p, chosen, tuple(k for k in _COVERAGE if k != "min_dense_defining"))),
                          key=lambda p: p.get("min_dense_defining") or 0.9)
@@ -766,6 +812,28 @@ def _phrase_panel(ax: Any, rows: Sequence[dict[str, Any]], chosen: dict[str, Any
         ax.legend(fontsize=7)
 
 
+def _held_panel(ax: Any, rows: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> None:
+    """F1 by the share of the rare phrases the passages may miss, one line per phrase rarity (a dashed
+    line: no relief, the disagreeing bar always applies), and the shares at the chosen rarity."""
+    off = [p for p in rows if p.get("held_phrase_share") is None]
+    if off:
+        ax.axhline(off[0]["f1"], color="black", linestyle=":", label="F1, no relief")
+    for share in sorted({p.get("held_phrase_share") for p in rows if p.get("held_phrase_share") is not None}):
+        line = sorted((p for p in rows if p.get("held_phrase_share") == share), key=lambda p: p["held_max_missing"])
+        xs = [p["held_max_missing"] for p in line]
+        ax.plot(xs, [p["f1"] for p in line], label=f"F1, phrases in at most {share} of the chunks", marker=".",
+                linewidth=2.5 if share == chosen.get("held_phrase_share") else 1)
+        if share == chosen.get("held_phrase_share"):
+            for key, name in _SHARES[1:4]:
+                ax.plot(xs, [p.get(key) for p in line], label=name, marker=".", linewidth=0.8)
+    if chosen.get("held_phrase_share") is not None:
+        ax.axvline(chosen["held_max_missing"], color="grey", linestyle="--")
+    ax.set(xlabel="held_max_missing (rare question phrases the passages may miss)", ylabel="share", ylim=(0, 1.02),
+           title="disagreeing signals, rare phrases held: min_dense")
+    if ax.lines:
+        ax.legend(fontsize=7)
+
+
 OTHER_GRID = tuple(round(0.78 + 0.01 * i, 2) for i in range(13))  # 0.78 .. 0.90
 
 
@@ -823,6 +891,7 @@ def _sweep_all(signals: Sequence[Signal], now: Bar, floor: float, per_set: dict[
         points += subject_sweep(signals, bar_of(choose(points, floor, per_set)))
         points += phrase_sweep(signals, bar_of(choose(points, floor, per_set)))
     points += defining_sweep(signals, bar_of(choose(points, floor, per_set)))
+    points += held_sweep(signals, bar_of(choose(points, floor, per_set)))
     first = bar_of(choose(points, floor, per_set))
     columns = _Columns(signals)
     points += [columns.point(with_subject(first, min_dense_other_language=o))
@@ -850,12 +919,13 @@ def calibrate(answering: Sequence[dict[str, Any]], exclusion: Sequence[dict[str,
         bar = _sweep_all(signals, held, floor, per_set)
     else:
         # the bars calibrated before stay as they are; only the checks not on yet are swept at them
-        points = phrase_sweep(signals, held) + defining_sweep(signals, held)
+        points = phrase_sweep(signals, held) + defining_sweep(signals, held) + held_sweep(signals, held)
         bar = prune(signals, bar_of(choose(points, floor, per_set)), held)
     bar = no_worse_than_today(signals, bar, held)
     points = [columns.point(now)]
     # the curves through the final setting (pruning may have moved it off the points swept so far)
     points += subject_sweep(signals, bar) + phrase_sweep(signals, bar) + defining_sweep(signals, bar)
+    points += held_sweep(signals, bar)
     points += sweep(signals, other_grid=(bar.min_dense_other_language,), disagree=True, slot_grid=SLOT_GRID,
                     uncovered_grid=UNCOVERED_GRID, subject=bar)
     points += [columns.point(with_subject(bar, min_dense_other_language=o)) for o in OTHER_GRID]

@@ -127,12 +127,15 @@ from bot.offline.span_scoring import (
     without_bullet,
 )
 from bot.offline.subject_phrases import (
+    HELD_MAX_MISSING,
+    HELD_PHRASE_SHARE,
     MIN_DENSE_PHRASE,
     MIN_MISSING_PHRASES,
     PHRASE_MAX_SHARE,
     PHRASE_SCOPE,
     phrase_coverage,
     phrase_missing,
+    phrases_held,
 )
 from bot.offline.subject_terms import (
     MAX_MISSING_SUBJECT,
@@ -310,6 +313,10 @@ class OfflineRulebookModel(BaseChatModel):
     phrase_max_share: float = PHRASE_MAX_SHARE
     phrase_scope: str = PHRASE_SCOPE
     min_missing_phrases: float = MIN_MISSING_PHRASES
+    # disagreeing signals whose passages hold the question's rarest phrases meet the usual dense bar
+    # (bot.offline.subject_phrases.phrases_held; None: the disagreeing bar always applies)
+    held_phrase_share: float | None = HELD_PHRASE_SHARE
+    held_max_missing: float = HELD_MAX_MISSING
     # evidence in another language: refused when more than this share of the question's acronyms and
     # codes is missing from its documents (bot.offline.neutral_terms; None: no check)
     max_missing_neutral: float | None = MAX_MISSING_NEUTRAL
@@ -737,7 +744,8 @@ class OfflineRulebookModel(BaseChatModel):
         if not self.covers(decision):
             return False
         dense_bar = self.min_dense
-        if decision.agree is False and self.min_dense_disagree is not None:
+        if decision.agree is False and self.min_dense_disagree is not None \
+                and not phrases_held(decision.phrases, self.held_phrase_share, self.held_max_missing):
             dense_bar = max(self.min_dense, self.min_dense_disagree)
         if self.min_dense_phrase is not None and phrase_missing(decision.phrases, self.phrase_max_share,
                                                                 self.phrase_scope, self.min_missing_phrases):
@@ -776,7 +784,7 @@ class OfflineRulebookModel(BaseChatModel):
         self.min_dense = self.min_lexical = self.min_dense_other_language = 0.0
         self.min_dense_disagree = self.min_dense_slot = self.max_uncovered = None
         self.max_missing_subject = self.max_slot_gap = self.min_dense_phrase = self.max_missing_neutral = None
-        self.min_dense_defining = None
+        self.min_dense_defining = self.held_phrase_share = None
         self.require_value_quoted = False
 
     def _missing_parts(self, query: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[str]:
