@@ -34,6 +34,9 @@ _COMMON_CAPITALISED_WORDS = """i a an the this that these those it its in on at 
     english dutch french german engels nederlands frans duits anglais néerlandais français allemand
     englisch niederländisch französisch deutsch"""
 _COMMON_CAPITALISED = frozenset(_COMMON_CAPITALISED_WORDS.split())
+# everyday words written in capitals ("Our client is OK with the debit"): no code or abbreviation a
+# rulebook would define, so neither a fact to support nor a name the question's sources must mention
+_EVERYDAY_CAPITALS = frozenset({"OK", "ASAP", "FYI", "BTW", "AKA", "TBD"})
 
 
 @dataclass
@@ -89,6 +92,8 @@ def _claim_parts(sentence: str, language: str
     tokens = list(_WORD.finditer(text))
     for index, match in enumerate(tokens):
         token = match.group(0)
+        if token in _EVERYDAY_CAPITALS:
+            continue
         if _is_identifier(token):
             if not token.isdigit() and not re.fullmatch(r"[\d.,:/\-]+", token):
                 identifiers.append(token)

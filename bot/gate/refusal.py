@@ -88,6 +88,9 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
     pattern = re.escape(key).replace(r"\-", "[-" + SOFT_HYPHEN + "]")
     if re.search(r"(?<![\w" + SOFT_HYPHEN + "])" + pattern + version + after, folded):
         return True
+    # a name in the plural ("IBANs", "eBills"): the guide writes it in the singular
+    if re.search(r"[^\W\d_]s$", term) and len(key) > 3 and mentioned(term[:-1], folded):
+        return True
     words = re.findall(r"[\w\-]+", fold_accents(question).casefold())
     for i, word in enumerate(words):
         if word != key:

@@ -558,8 +558,7 @@ class OfflineRulebookModel(BaseChatModel):
         absent += _absent_versions(query, folded)
         # a title the question quotes ("section 4.3 'Change management cycle'") names what it is about
         sections = fold_accents(" ".join(c.section_title or "" for _, c in hits)).casefold()
-        absent += [f"'{t}'" for t in _quoted_titles(query)
-                   if _flat(fold_accents(t).casefold()) not in _flat(f"{folded} {sections}")]
+        absent += [f"'{t}'" for t in _quoted_titles(query) if not _quoted_held(t, f"{folded} {sections}")]
         absent += self._missing_parts(query, hits)
         # an element of another message than the one the question names ("InterbankSettlementAmount of
         # camt.033"): the other messages' rows and records would answer for the wrong message
@@ -1517,6 +1516,14 @@ def _asks_for_the_value(question: str, language: str) -> bool:
 def _quoted_titles(query: str) -> list[str]:
     """The phrases of two or more words the question puts in quotes (a section's or document's title)."""
     return [m.strip() for m in _QUOTED.findall(query) if len(m.split()) >= 2]
+
+
+def _quoted_held(title: str, folded: str) -> bool:
+    """The folded text holds the quoted phrase as written, or its words run together as a message guide
+    names an element ('creditor trading name' is the record "CreditorTradingName <CdtrTradgNm>")."""
+    key = _flat(fold_accents(title).casefold())
+    text = _flat(folded)
+    return key in text or re.search(r"(?<!\w)" + re.escape(key.replace(" ", "")) + r"(?!\w)", text) is not None
 
 
 def _named_section_read(question: str, spans: Sequence[Span], read: Sequence[tuple[str, str]]) -> bool:

@@ -236,6 +236,13 @@ def test_a_version_or_a_quoted_title_no_passage_holds_is_absent():
     assert seen[-1].absent == ["'Change management cycle'"]
     model.compose("What does section 4.3 'Change requests' say?", "en", hits)
     assert seen[-1].absent == []
+    # a guide writes an element's name run together: the quoted words name its record
+    records = [("S1", _chunk("CreditorTradingName <CdtrTradgNm> Presence: [0..1] Definition: Name used by a "
+                             "business for commercial purposes."))]
+    model.compose("What does 'creditor trading name' mean in the enrolment data?", "en", records)
+    assert seen[-1].absent == []
+    model.compose("What does 'creditor legal name' mean in the enrolment data?", "en", records)
+    assert seen[-1].absent == ["'creditor legal name'"]
 
 
 def test_an_answer_whose_quotes_hold_no_value_of_the_kind_asked_is_refused():

@@ -66,6 +66,26 @@ def test_the_tail_of_a_word_broken_at_a_line_end_mentions_no_name():
     assert mentioned("E-Mail", searchable_text("an e-mail address"), "Wie lang darf die E-Mail sein?")
 
 
+def test_a_name_in_the_plural_is_mentioned_by_its_singular():
+    from bot.gate.refusal import mentioned, searchable_text
+
+    text = searchable_text("The alternative procedure must be coded (e.g. eBill). Each IBAN is checked.")
+    assert mentioned("eBills", text, "Where is the data for eBills?")
+    assert mentioned("IBANs", text, "How are IBANs checked?")
+    assert not mentioned("Visas", text, "Do Visas count?")
+    assert not mentioned("EBICS", searchable_text("the ebic format"), "")  # a capital S is the name's own
+
+
+def test_everyday_words_in_capitals_are_no_identifiers():
+    """"Our client is OK with the debit": OK is no code a source must mention (the question was refused
+    as if it named one)."""
+    from bot.gate.claims import extract_claims
+
+    claims = extract_claims("Our client is OK with the debit, please answer ASAP.", "en")
+    assert claims.identifiers == [] and claims.names == []
+    assert extract_claims("Is the OKB code valid?", "en").identifiers == ["OKB"]
+
+
 def test_a_lone_capital_is_no_name_that_must_be_mentioned():
     from bot.gate.claims import extract_claims
 
