@@ -37,7 +37,9 @@ coverage checks: the value of the kind asked, the uncovered share, the value gap
 (bot.offline.subject_terms), the rare question phrases (bot.offline.subject_phrases: when enough of
 them are missing from the evidence's document, only a best span with dense >= min_dense_phrase
 answers) and, for evidence in another language, the question's acronyms and codes
-(bot.offline.neutral_terms). The curve is
+(bot.offline.neutral_terms). One relief is swept the same way: disagreeing signals whose passages
+hold the question's rare phrases meet min_dense rather than min_dense_disagree
+(bot.offline.subject_phrases.phrases_held; `Bar.held_phrase_share`, `held_max_missing`). The curve is
 plotted with matplotlib and written beside the numbers it comes from, with each source's and
 each question kind's figures at the current and the chosen setting.
 """

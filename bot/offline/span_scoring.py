@@ -60,8 +60,9 @@ from knowledge.word_forms import fold_accents
 # answers peaks at 0.86 with a second signal: when the densest span and the lexically best span lie
 # in different chunks, the two disagree about where the answer is and the dense bar is 0.88. One
 # bar for both (0.87 / lexical 0.6, the previous calibration without the golden questions as asked)
-# refused paraphrases the sample set answers. Curve, data and test-half figures:
-# evals/baselines/calibration_offline.{json,png}.
+# refused paraphrases the sample set answers. Session 22: not when the passages shown hold the question's
+# rare phrases (bot.offline.subject_phrases.HELD_PHRASE_SHARE): then they only disagree on which passage is
+# best. Curve, data and test-half figures: evals/baselines/calibration_offline.{json,png}.
 MIN_DENSE = 0.86
 MIN_LEXICAL = 0.5
 MIN_DENSE_DISAGREE: float | None = 0.88
