@@ -815,7 +815,7 @@ def _phrase_panel(ax: Any, rows: Sequence[dict[str, Any]], chosen: dict[str, Any
 
 
 def _held_panel(ax: Any, rows: Sequence[dict[str, Any]], chosen: dict[str, Any]) -> None:
-    """F1 by the share of the rare phrases the passages may miss, one line per phrase rarity (a dashed
+    """F1 by the share of the rare phrases the passages may miss, one line per phrase rarity (a dotted
     line: no relief, the disagreeing bar always applies), and the shares at the chosen rarity."""
     off = [p for p in rows if p.get("held_phrase_share") is None]
     if off:

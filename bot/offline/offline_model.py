@@ -593,7 +593,9 @@ class OfflineRulebookModel(BaseChatModel):
         decision = replace(decision, named_section=_named_section_read(question, spans, read))
         if self.vocabulary is not None and (self.max_missing_subject is not None or self.observer is not None):
             decision = replace(decision, subject=subject_coverage(query, language, spans, self.vocabulary))
-        if self.vocabulary is not None and (self.min_dense_phrase is not None or self.observer is not None):
+        # the phrases serve two checks: the phrase bar and the held-phrase relief of the disagreeing bar
+        if self.vocabulary is not None and (self.min_dense_phrase is not None or self.held_phrase_share is not None
+                                            or self.observer is not None):
             decision = replace(decision, phrases=phrase_coverage(query, language, spans, self.vocabulary))
         if self.vocabulary is not None and (self.max_missing_neutral is not None or self.observer is not None):
             decision = replace(decision, neutral=neutral_coverage(query, language, spans, self.vocabulary))
