@@ -868,6 +868,15 @@ def spelled_element_names(text: str, longest: int = MAX_SPELLED_WORDS) -> set[st
     return runs | {run[:-1] for run in runs if run.endswith("s") and not run.endswith("ss")}
 
 
+def inside_spelled_messages(runs: set[str], messages: set[str]) -> set[str]:
+    """The runs of `spelled_element_names` that lie inside a longer run spelling a message's name (the
+    end of it: users drop the "RequestToPay" a guide opens its names with): "creditor enrolment
+    amendment request" spells RequestToPayCreditorEnrolmentAmendmentRequest, so "creditor enrolment" in
+    it names no element. `messages`: folded message names (`message_names`)."""
+    spelling = {r for r in runs if any(m.endswith(r) for m in messages)}
+    return {s for s in runs if any(s != r and s in r for r in spelling)}
+
+
 _CAPITALISED = re.compile(r"(?<=[^\s.!?:]\s)[A-Z][a-z]{2,}\b")
 
 
@@ -1175,6 +1184,10 @@ class SpanScorer:
         conditioned = (question_names | capitalised_names(query)) - naming - messages if condition and named_message else set()
         if asked_elements - messages or single:
             asked_elements, spelled = asked_elements - messages, spelled - messages
+        # "How many amendments can one creditor enrolment amendment request carry?": those words spell the
+        # message RequestToPayCreditorEnrolmentAmendmentRequest, so CreditorEnrolment inside them is part of
+        # the message's name, not an element asked about (its row would answer for the wrong element)
+        spelled -= inside_spelled_messages(spelled, messages)
         if not asked_elements:
             # a one-word name the question capitalises ("Is Assignee mandatory …?") when it names no
             # run-together one: "the StartDate inside Visibility" asks about StartDate, in its context

@@ -296,3 +296,29 @@ def test_a_type_defined_under_its_own_name_is_quoted_with_that_name():
     later = chunk("10.2.2.6 ExternalDebtorActivationAmendmentReason1Code\n\nThe code set is external.\n\n"
                   "Definition: Specifies the debtor activation amendment reason code.")
     assert "- Definition: Specifies the debtor activation" in model.compose(question, "en", [("S1", later)])
+
+
+def test_words_that_spell_the_message_name_ask_about_no_element_inside_it():
+    """"one creditor enrolment amendment request" spells the message RequestToPayCreditorEnrolmentAmendmentRequest:
+    the row keyed CreditorEnrolment (an element of another block) does not define what is asked, the record of
+    the element the question does ask about (the amendments) stays the answer."""
+    from bot.offline.span_scoring import inside_spelled_messages
+
+    runs = spelled_element_names("How many amendments can one creditor enrolment amendment request carry?")
+    messages = {"requesttopaycreditorenrolmentamendmentrequest", "requesttopaycreditorenrolmentamendmentrequestv01"}
+    inside = inside_spelled_messages(runs, messages)
+    assert {"creditorenrolment", "enrolmentamendment"} <= inside
+    assert "creditorenrolmentamendmentrequest" not in inside  # the run that spells the message itself stays
+    assert not inside_spelled_messages(spelled_element_names("Is the merchant category code mandatory?"), messages)
+
+    chapter = ["3 reda.067.001.01 RequestToPayCreditorEnrolmentAmendmentRequestV01", "3.4 Structure"]
+    table = ("Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n"
+             ",CreditorEnrolment <CdtrEnrlmnt>,[0..1],,,73\n,Enrolment <Enrlmnt>,[0..1],±,,73\n")
+    rows = chunk("The elements of the enrolment are listed below.", tables=[table], index=1).model_copy(
+        update={"parent_titles": chapter})
+    record = chunk("AmendmentData <AmdmntData> Presence: [1..*] Definition: Provides further details on the "
+                   "creditor enrolment amendment request.", index=2).model_copy(update={"parent_titles": chapter})
+    spans = SpanScorer(None, None).score("How many amendments can one creditor enrolment amendment request carry?",
+                                         [("S1", rows), ("S2", record)], set())
+    keyed = [s for s in spans if s.row is not None and "CreditorEnrolment" in s.text]
+    assert keyed and not any(s.defining for s in keyed), [(s.text, s.signals) for s in keyed]
