@@ -1493,6 +1493,14 @@ def _names_missing(question: str, language: str, chunks: Sequence[ChunkPayload])
 
 
 _VERSION = re.compile(r"\b(?:version|versie|release|fassung|v)\s?(\d+(?:\.\d+)*)\b", re.IGNORECASE)
+# a version written right after a name, as users name a guide ("QR-bill 2.4", "IG 2.3"): the name holds a capital
+_NAMED_VERSION = re.compile(r"(?<![\w-])([A-Za-z][\w-]*[A-Za-z])\s+(\d+\.\d+)(?![\d.]|\.\d)")
+MAX_VERSION_TAIL = 200  # characters after a name searched for the versions its sentence gives
+# words a number after them makes a place in a document, not a version ("chapter 2.4", "Annex 1.2")
+_SECTION_WORDS_TEXT = """section sections chapter chapters annex annexes appendix paragraph article articles
+table figure page pages point rule clause part step level item sectie hoofdstuk bijlage artikel tabel pagina
+chapitre annexe tableau kapitel abschnitt anhang tabelle seite"""
+_SECTION_WORDS = frozenset(_SECTION_WORDS_TEXT.split())
 
 
 _QUOTED = re.compile(r"(?<![\w])['‘\"“«]\s*([^'‘’\"“”«»]{3,80}?)\s*['’\"”»](?![\w])")
@@ -1542,9 +1550,27 @@ def _named_section_read(question: str, spans: Sequence[Span], read: Sequence[tup
 
 def _absent_versions(query: str, folded: str) -> list[str]:
     """The versions the question names ("version 7.0", "v11") that no passage holds as a number: a
-    version the corpus does not have is not covered by the version it has."""
-    return [f"version {v}" for v in dict.fromkeys(_VERSION.findall(query))
-            if not re.search(r"(?<![\d.])" + re.escape(v) + r"(?!\d|\.\d)", folded)]
+    version the corpus does not have is not covered by the version it has. And a version written right
+    after a name ("the QR-bill 2.4 delta guide") that the passages write with other versions ("IG
+    QR-bill 2.2 … and 2.3") but never with this one, nor as "version 2.4": the number alone is often
+    held as a section's ("chapter 2.4"), which says nothing of a version 2.4."""
+    absent = [f"version {v}" for v in dict.fromkeys(_VERSION.findall(query))
+              if not re.search(r"(?<![\d.])" + re.escape(v) + r"(?!\d|\.\d)", folded)]
+    for name, number in dict.fromkeys(_NAMED_VERSION.findall(query)):
+        key = searchable_text(name)
+        if key in _SECTION_WORDS or not any(ch.isupper() for ch in name) or f"version {number}" in absent:
+            continue
+        # the versions each mention of the name gives, up to the end of its sentence ("IG QR-bill 2.2 (22
+        # February 2021) and 2.3 (21 November 2025).")
+        written: set[str] = set()
+        for m in re.finditer(r"(?<![\w-])" + re.escape(key) + r"\s+(?:version\s+|v)?(?=\d+\.\d)", folded):
+            tail = folded[m.end():m.end() + MAX_VERSION_TAIL]
+            tail = tail[:end.start()] if (end := re.search(r"\.(?=\s|$)", tail)) else tail
+            written.update(re.findall(r"(?<![\d.])(\d+\.\d+)(?![\d]|\.\d)", tail))
+        as_version = re.search(r"\b(?:version|v)\s?" + re.escape(number) + r"(?![\d]|\.\d)", folded)
+        if written - {number} and number not in written and not as_version:
+            absent.append(f"{name} {number}")
+    return absent
 
 
 def _agreement(spans: Sequence[Span]) -> tuple[int | None, bool | None]:

@@ -265,3 +265,20 @@ def test_an_answer_whose_quotes_hold_no_value_of_the_kind_asked_is_refused():
     for other in ("Who sets the annual scheme participation fee?", "Can the EPC set an annual participation fee?"):
         assert model.compose(other, "en", hits).startswith("Here is what the rulebooks say"), other
         assert seen[-1].value_quoted is None
+
+
+def test_a_version_written_after_a_name_that_the_passages_never_give_that_name_is_absent():
+    """"the QR-bill 2.4 delta guide": the passages write the guide's versions ("IG QR-bill 2.2 … 2.3") and hold
+    2.4 only as a chapter's number, which is no version 2.4."""
+    seen: list[Decision] = []
+    model = OfflineRulebookModel(observer=seen.append)
+    hits = [("S1", _chunk("This change document informs the reader of changes between the versions of IG QR-bill "
+                          "2.2 and 2.3. Chapter 2.4 now describes the alternative procedures field."))]
+    assert model.compose("What does the QR-bill 2.4 delta guide change for the alternative procedures field?",
+                         "en", hits).startswith("[not covered]")
+    assert seen[-1].absent == ["QR-bill 2.4"]
+    for held in ("What does the QR-bill 2.3 delta guide change for the alternative procedures field?",
+                 "What does Chapter 2.4 say about the alternative procedures field?",  # a place, not a version
+                 "What does the IG 2.4 say about the alternative procedures field?"):  # IG is written with none
+        model.compose(held, "en", hits)
+        assert seen[-1].absent == [], held
