@@ -49,11 +49,15 @@ REAL2_SET7_FILE = GOLDEN_DIR / "e2e_real2_set7.jsonl"
 # Session 22: an eighth, written the same way by a helper session, 86% of its cited pages cited by no earlier
 # set; committed before any run
 REAL2_SET8_FILE = GOLDEN_DIR / "e2e_real2_set8.jsonl"
+# A ninth, written the same way by a helper session (no assistant run, no answer, eval output, baseline or bot code
+# read), listing every page that states each answer's fact (an element's structure row and its own record, the
+# datatype appendix, the EN and DE SIX documents); committed before any run
+REAL2_SET9_FILE = GOLDEN_DIR / "e2e_real2_set9.jsonl"
 REAL2_FILES = (REAL2_FILE, REAL2_MORE_FILE, REAL2_SET3_FILE, REAL2_SET4_FILE, REAL_SET2_FILE, REAL2_SET5_FILE,
-               REAL2_SET6_FILE, REAL2_SET7_FILE, REAL2_SET8_FILE)
+               REAL2_SET6_FILE, REAL2_SET7_FILE, REAL2_SET8_FILE, REAL2_SET9_FILE)
 E2E_FILES = ("e2e_sample.jsonl", "e2e_real_pdfs.jsonl", "e2e_real2.jsonl", "e2e_real2_more.jsonl",
              "e2e_real2_set3.jsonl", "e2e_real2_set4.jsonl", "e2e_real_set2.jsonl", "e2e_real2_set5.jsonl",
-             "e2e_real2_set6.jsonl", "e2e_real2_set7.jsonl", "e2e_real2_set8.jsonl")
+             "e2e_real2_set6.jsonl", "e2e_real2_set7.jsonl", "e2e_real2_set8.jsonl", "e2e_real2_set9.jsonl")
 RETRIEVAL_FILES = ("retrieval_sample.jsonl", "retrieval_real.jsonl")
 
 
@@ -101,9 +105,10 @@ def test_the_third_set_is_blind_mixed_and_spread():
 
 @pytest.mark.parametrize(("golden_file", "corpus", "prefix"), [
     (REAL2_SET4_FILE, "real2", "r2s4-"), (REAL_SET2_FILE, "real", "rs2-"), (REAL2_SET5_FILE, "real2", "r2s5-"),
-    (REAL2_SET6_FILE, "real2", "r2s6-"), (REAL2_SET7_FILE, "real2", "r2s7-"), (REAL2_SET8_FILE, "real2", "r2s8-")],
+    (REAL2_SET6_FILE, "real2", "r2s6-"), (REAL2_SET7_FILE, "real2", "r2s7-"), (REAL2_SET8_FILE, "real2", "r2s8-"),
+    (REAL2_SET9_FILE, "real2", "r2s9-")],
     ids=lambda v: str(v)[-22:])
-def test_the_sets_of_sessions_12_to_22_are_blind_mixed_and_mostly_on_topic_refusals(golden_file, corpus, prefix):
+def test_the_sets_of_session_12_onwards_are_blind_mixed_and_mostly_on_topic_refusals(golden_file, corpus, prefix):
     questions = load_golden([golden_file])
     assert len(questions) == 100
     assert {q.corpus for q in questions} == {corpus} and all(q.id.startswith(prefix) for q in questions)
