@@ -400,7 +400,11 @@ def _looks_like_contents(table: ExtractedTable) -> bool:
 def _split_furniture(tables: list[ExtractedTable], page_heights: dict[int, float]
                      ) -> tuple[dict[int, list[ExtractedTable]], dict[int, list[BBox]]]:
     """A small table at the same page edge, with the same shape, on several pages is a boxed
-    page header or footer (its text changes with the chapter and page number, its place not)."""
+    page header or footer (its text changes with the chapter and page number, its place not).
+    Unless its header row is that of a table in the body of a page: a message guide's short
+    structure tables ("Or, MessageElement<XML Tag>, Mult., …" with the two rows of a choice) often
+    fall at the top of a page, at the same height and in the same shape, and are content like
+    the hundreds of their kind further down (41 of them were dropped from the two ISO 20022 guides)."""
     def signature(t: ExtractedTable) -> tuple[object, ...] | None:
         height = page_heights.get(t.page, 842.0)
         if t.bbox[1] > height * (1 - _EDGE_ZONE):
@@ -412,12 +416,14 @@ def _split_furniture(tables: list[ExtractedTable], page_heights: dict[int, float
         return (edge, *t.shape, round(t.bbox[1] / 10), round(t.bbox[3] / 10))
 
     repeats = Counter(signature(t) for t in tables)
+    body_headers = {tuple(t.rows[0]) for t in tables if t.rows and signature(t) is None}
     threshold = 3 if len(page_heights) >= 6 else 2
     kept: dict[int, list[ExtractedTable]] = {}
     furniture: dict[int, list[BBox]] = {}
     for table in tables:
         key = signature(table)
-        if key is not None and len(page_heights) > 1 and repeats[key] >= threshold:
+        if key is not None and len(page_heights) > 1 and repeats[key] >= threshold \
+                and not (table.rows and tuple(table.rows[0]) in body_headers):
             furniture.setdefault(table.page, []).append(table.bbox)
         else:
             kept.setdefault(table.page, []).append(table)

@@ -711,7 +711,7 @@ class OfflineRulebookModel(BaseChatModel):
             # MAX_TABLE_ROWS); without it, the quote announces what it does not show
             for span in chosen[:INTRODUCED_TABLE_QUOTES]:
                 if _INTRODUCES_TABLE.search(span.text) and (announced := _table_after(span, spans)) is not None:
-                    rows = [announced, *(r for r in rows if r is not announced)]
+                    rows = _announced_after_asked_facts(rows, announced)
                     break
         chosen = [_with_own_name(span) for span in chosen]
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing,
@@ -1437,6 +1437,14 @@ def _with_own_name(span: Span) -> Span:
 _INTRODUCES_TABLE = re.compile(r"\b(?:contains|consists\s+of|is\s+composed\s+of)\s+(?:one\s+of\s+)?the\s+following\b",
                                re.IGNORECASE)
 INTRODUCED_TABLE_QUOTES = 3  # the quotes (the two best and the sentence after the best) whose announced table is shown
+
+
+def _announced_after_asked_facts(rows: list[Span], announced: Span) -> list[Span]:
+    """The rows to show, the table a quote announces first, but after the rows that hold the fact asked
+    (the code list row of the code a "which code …?" asks for): the announced table says where a value
+    goes, they say what it is, and only `MAX_TABLES` tables are shown."""
+    holding = [r for r in rows if r.holds_asked_fact and r is not announced]
+    return [*holding, announced, *(r for r in rows if r is not announced and r not in holding)]
 
 
 def _same_table(a: Span, b: Span) -> bool:

@@ -322,3 +322,19 @@ def test_words_that_spell_the_message_name_ask_about_no_element_inside_it():
                                          [("S1", rows), ("S2", record)], set())
     keyed = [s for s in spans if s.row is not None and "CreditorEnrolment" in s.text]
     assert keyed and not any(s.defining for s in keyed), [(s.text, s.signals) for s in keyed]
+
+
+
+def test_the_row_holding_the_code_asked_keeps_its_place_before_a_table_a_quote_announces():
+    """"Which mandate classification code …?": a quote's pointer announces the choice table (Code or
+    Proprietary), the code list row keyed USGB answers; only two tables are shown, so the code list's row
+    stays ahead of the announced table, and the other rows follow it."""
+    from types import SimpleNamespace
+
+    from bot.offline.offline_model import _announced_after_asked_facts
+
+    choice, other, code_row = (SimpleNamespace(name=n, holds_asked_fact=h)
+                               for n, h in (("choice", False), ("other", False), ("USGB", True)))
+    order = _announced_after_asked_facts([other, code_row, choice], choice)
+    assert [r.name for r in order] == ["USGB", "choice", "other"]
+    assert [r.name for r in _announced_after_asked_facts([other], choice)] == ["choice", "other"]

@@ -136,3 +136,27 @@ def test_an_edited_document_re_extracts_only_its_changed_pages(tmp_path):
 
 def _csvs(found) -> list[tuple[int, str]]:
     return [(page, t.csv) for page, tables in sorted(found.tables.items()) for t in tables]
+
+
+def test_a_short_table_at_a_page_edge_is_furniture_only_when_no_body_table_shares_its_header():
+    """A boxed page header repeats at the page's top edge in one shape; a message guide's two-row choice
+    tables ("{Or Date <Dt> [1..1]" / "Or} DateTime <DtTm> [1..1]") also land at the top of pages in one
+    shape, and are content: their header row is that of the structure tables in the pages' body."""
+    from indexing.table_extractor import ExtractedTable, _split_furniture
+
+    header = ["Or", "MessageElement<XML Tag>", "Mult.", "Type", "Constr. No.", "Page"]
+    heights = {page: 792.0 for page in range(1, 9)}
+    choice = [ExtractedTable(page, (85.0, 638.0, 555.0, 706.0), [header, ["{Or", "Date <Dt>", "[1..1]", "Date", "", "44"],
+                                                                  ["Or}", "DateTime <DtTm>", "[1..1]", "DateTime", "", "44"]],
+                             "lattice") for page in (2, 3, 4)]
+    body = ExtractedTable(5, (85.0, 300.0, 555.0, 420.0), [header, ["", "Name <Nm>", "[0..1]", "Text", "", "47"],
+                                                           ["", "Envelope <Envlp>", "[1..1]", "(External Schema)", "", "47"]],
+                          "lattice")
+    boxes = [ExtractedTable(page, (60.0, 740.0, 550.0, 780.0), [["HandHeld-Device", "Version: V 1.4", f"Kapitel: {c}"],
+                                                                ["Seite", str(page), ""]], "lattice")
+             for page, c in ((1, "A"), (6, "B"), (7, "B"))]
+    kept, furniture = _split_furniture([*choice, body, *boxes], heights)
+    assert all(t in kept.get(t.page, []) for t in choice), "the choice tables are content"
+    assert all(t.bbox in furniture.get(t.page, []) for t in boxes), "the repeated header box is furniture"
+    kept, furniture = _split_furniture(choice, heights)  # with no body table of that header: furniture as before
+    assert sum(len(v) for v in furniture.values()) == 3 and not kept
