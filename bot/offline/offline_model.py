@@ -705,13 +705,14 @@ class OfflineRulebookModel(BaseChatModel):
         chosen = _with_neighbours(chosen, spans, listing=listing and not rows)
         chosen = with_context(chosen, spans, question, first)
         announced = None
-        if not listing and best.table is None:
+        if not listing:
             # "ClearingSystemMemberIdentification <ClrSysMmbId> contains the following elements": the table it
             # opens, right after it, lists those elements with their multiplicities, shown whole (up to
-            # MAX_TABLE_ROWS); without it, the quote announces what it does not show
+            # MAX_TABLE_ROWS); without it, the quote announces what it does not show. When the best span is a
+            # row ("Data <Data> [1..1]"), its table stays first and the announced one follows it
             for span in chosen[:INTRODUCED_TABLE_QUOTES]:
                 if _INTRODUCES_TABLE.search(span.text) and (announced := _table_after(span, spans)) is not None:
-                    rows = _announced_after_asked_facts(rows, announced)
+                    rows = _announced_after_asked_facts(rows, announced, best if best.table is not None else None)
                     break
         chosen = [_with_own_name(span) for span in chosen]
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing,
@@ -1439,12 +1440,15 @@ _INTRODUCES_TABLE = re.compile(r"\b(?:contains|consists\s+of|is\s+composed\s+of)
 INTRODUCED_TABLE_QUOTES = 3  # the quotes (the two best and the sentence after the best) whose announced table is shown
 
 
-def _announced_after_asked_facts(rows: list[Span], announced: Span) -> list[Span]:
-    """The rows to show, the table a quote announces first, but after the rows that hold the fact asked
-    (the code list row of the code a "which code …?" asks for): the announced table says where a value
-    goes, they say what it is, and only `MAX_TABLES` tables are shown."""
-    holding = [r for r in rows if r.holds_asked_fact and r is not announced]
-    return [*holding, announced, *(r for r in rows if r is not announced and r not in holding)]
+def _announced_after_asked_facts(rows: list[Span], announced: Span, best: Span | None = None) -> list[Span]:
+    """The rows to show, the table a quote announces first, but after the rows of the best span's table
+    when the best span is a row ("Data <Data> [1..1]" before the table of what Data contains), else after
+    the rows that hold the identifier asked (the code list row of the code a "which code …?" asks for): the
+    announced table says where a value goes, they say what it is, and only `MAX_TABLES` tables are shown."""
+    leading = [r for r in rows if best is not None and r is not announced and _same_table(r, best)]
+    if not leading:
+        leading = [r for r in rows if r.signals.get("asked_identifier") and r is not announced]
+    return [*leading, announced, *(r for r in rows if r is not announced and r not in leading)]
 
 
 def _same_table(a: Span, b: Span) -> bool:

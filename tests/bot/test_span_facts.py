@@ -333,8 +333,27 @@ def test_the_row_holding_the_code_asked_keeps_its_place_before_a_table_a_quote_a
 
     from bot.offline.offline_model import _announced_after_asked_facts
 
-    choice, other, code_row = (SimpleNamespace(name=n, holds_asked_fact=h)
+    choice, other, code_row = (SimpleNamespace(name=n, signals={"asked_identifier": 1.0} if h else {})
                                for n, h in (("choice", False), ("other", False), ("USGB", True)))
     order = _announced_after_asked_facts([other, code_row, choice], choice)
     assert [r.name for r in order] == ["USGB", "choice", "other"]
     assert [r.name for r in _announced_after_asked_facts([other], choice)] == ["choice", "other"]
+
+
+def test_when_the_best_span_is_a_row_its_table_stays_first_and_the_announced_table_follows():
+    """"… what kind of element holds the copied message under Data?": the best span is the row "Data <Data>
+    [1..1]"; the quote "Data <Data> contains the following ProprietaryData6 elements" announces the table
+    whose row Any <Any> answers. The best row's table leads, the announced one comes second (of two shown),
+    ahead of other rows, whatever identifiers they hold."""
+    from types import SimpleNamespace
+
+    import bot.offline.offline_model as offline_model
+
+    def row(name: str, chunk_id: str, asked: bool = False) -> SimpleNamespace:
+        return SimpleNamespace(name=name, chunk=SimpleNamespace(chunk_id=chunk_id), table=0,
+                               signals={"asked_identifier": 1.0} if asked else {})
+
+    best, structure, announced = row("Data", "GUIDE:224"), row("SplmtryData C4", "GUIDE:219", True), row(
+        "Any", "GUIDE:226")
+    order = offline_model._announced_after_asked_facts([best, structure, announced], announced, best)
+    assert [r.name for r in order] == ["Data", "Any", "SplmtryData C4"]
