@@ -415,13 +415,13 @@ def _split_furniture(tables: list[ExtractedTable], page_heights: dict[int, float
             return None
         return (edge, *t.shape, round(t.bbox[1] / 10), round(t.bbox[3] / 10))
 
-    repeats = Counter(signature(t) for t in tables)
-    body_headers = {tuple(t.rows[0]) for t in tables if t.rows and signature(t) is None}
+    keys = [signature(t) for t in tables]
+    repeats = Counter(keys)
+    body_headers = {tuple(t.rows[0]) for t, key in zip(tables, keys, strict=True) if t.rows and key is None}
     threshold = 3 if len(page_heights) >= 6 else 2
     kept: dict[int, list[ExtractedTable]] = {}
     furniture: dict[int, list[BBox]] = {}
-    for table in tables:
-        key = signature(table)
+    for table, key in zip(tables, keys, strict=True):
         if key is not None and len(page_heights) > 1 and repeats[key] >= threshold \
                 and not (table.rows and tuple(table.rows[0]) in body_headers):
             furniture.setdefault(table.page, []).append(table.bbox)

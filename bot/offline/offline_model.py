@@ -712,7 +712,7 @@ class OfflineRulebookModel(BaseChatModel):
             # row ("Data <Data> [1..1]"), its table stays first and the announced one follows it
             for span in chosen[:INTRODUCED_TABLE_QUOTES]:
                 if _INTRODUCES_TABLE.search(span.text) and (announced := _table_after(span, spans)) is not None:
-                    rows = _announced_after_asked_facts(rows, announced, best if best.table is not None else None)
+                    rows = _with_announced_table(rows, announced, best if best.table is not None else None)
                     break
         chosen = [_with_own_name(span) for span in chosen]
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing,
@@ -1440,7 +1440,7 @@ _INTRODUCES_TABLE = re.compile(r"\b(?:contains|consists\s+of|is\s+composed\s+of)
 INTRODUCED_TABLE_QUOTES = 3  # the quotes (the two best and the sentence after the best) whose announced table is shown
 
 
-def _announced_after_asked_facts(rows: list[Span], announced: Span, best: Span | None = None) -> list[Span]:
+def _with_announced_table(rows: list[Span], announced: Span, best: Span | None = None) -> list[Span]:
     """The rows to show, the table a quote announces first, but after the rows of the best span's table
     when the best span is a row ("Data <Data> [1..1]" before the table of what Data contains), else after
     the rows that hold the identifier asked (the code list row of the code a "which code …?" asks for): the

@@ -331,13 +331,13 @@ def test_the_row_holding_the_code_asked_keeps_its_place_before_a_table_a_quote_a
     stays ahead of the announced table, and the other rows follow it."""
     from types import SimpleNamespace
 
-    from bot.offline.offline_model import _announced_after_asked_facts
+    from bot.offline.offline_model import _with_announced_table
 
     choice, other, code_row = (SimpleNamespace(name=n, signals={"asked_identifier": 1.0} if h else {})
                                for n, h in (("choice", False), ("other", False), ("USGB", True)))
-    order = _announced_after_asked_facts([other, code_row, choice], choice)
+    order = _with_announced_table([other, code_row, choice], choice)
     assert [r.name for r in order] == ["USGB", "choice", "other"]
-    assert [r.name for r in _announced_after_asked_facts([other], choice)] == ["choice", "other"]
+    assert [r.name for r in _with_announced_table([other], choice)] == ["choice", "other"]
 
 
 def test_when_the_best_span_is_a_row_its_table_stays_first_and_the_announced_table_follows():
@@ -355,5 +355,5 @@ def test_when_the_best_span_is_a_row_its_table_stays_first_and_the_announced_tab
 
     best, structure, announced = row("Data", "GUIDE:224"), row("SplmtryData C4", "GUIDE:219", True), row(
         "Any", "GUIDE:226")
-    order = offline_model._announced_after_asked_facts([best, structure, announced], announced, best)
+    order = offline_model._with_announced_table([best, structure, announced], announced, best)
     assert [r.name for r in order] == ["Data", "Any", "SplmtryData C4"]
