@@ -31,9 +31,15 @@ RUN_TOGETHER_NAME = r"[A-Z][A-Za-z0-9]*?[a-z](?:[A-Z]|\d)[A-Za-z0-9]*"
 _NAME = re.compile(RUN_TOGETHER_NAME)
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")  # a word or run-together name of a question or a guide
 # an element as structure tables and records list it, with its XML tag ("CreditorAgent <CdtrAgt>")
-_TAGGED = re.compile(r"\b[A-Z][A-Za-z0-9]*\s*<[A-Za-z0-9]+>")
+_TAGGED = re.compile(r"\b(?P<name>[A-Z][A-Za-z0-9]*)\s*<[A-Za-z0-9]+>")
 
 SectionKey = tuple[str, str]  # (rulebook_id, section path element "19.1.9.3")
+
+
+def tagged_name(text: str) -> str | None:
+    """The first element a text names with its XML tag, as written ("Reason <Rsn> | [1..1]" -> Reason)."""
+    match = _TAGGED.search(text)
+    return match.group("name") if match else None
 
 
 def heading_title(title: str | None) -> str:

@@ -74,6 +74,7 @@ from bot.gate.refusal import mentioned, searchable_text
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
 from bot.offline.asked_value import asked_slot, asked_unit, holds_value
+from bot.offline.building_blocks import block_rows
 from bot.offline.component_sections import RUN_TOGETHER_NAME
 from bot.offline.cross_reference import (
     SectionReference,
@@ -86,6 +87,7 @@ from bot.offline.document_parts import chunk_parts, missing_parts, named_parts
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.message_elements import elements_outside_messages
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
+from bot.offline.pointed_component import holds_table_of, inner_row, pointed_components
 from bot.offline.question_parts import question_parts
 from bot.offline.quote_context import with_context
 from bot.offline.section_opening import headed_section
@@ -508,6 +510,15 @@ class OfflineRulebookModel(BaseChatModel):
                     return target
         visible = {chunk.rulebook_id for _, chunk in reading.hits}
         spans = self._scored(query, detect_language(question), reading.hits, reading.section_ids)
+        if self.vocabulary is not None and spans and asks_about_element(question) and not asks_for_list(question):
+            # "once a CancellationReason is given, is the Reason inside it mandatory?": the component a
+            # quoted record points to ('contains the following elements (see "X" on page 65 …)') lists
+            # the elements inside it in its own structure table (`pointed_component`)
+            quoted = [s for s in spans if s.table is None and s.score >= spans[0].score - QUOTE_MARGIN]
+            for _, section in pointed_components(quoted[:self.max_quotes], spans,
+                                                    self.vocabulary.component_sections()):
+                if not holds_table_of(spans, section) and (target := new(section)):
+                    return target
         for span in [s for s in spans if s.table is None][:1]:
             for ref in references(span.text):
                 rulebook_id, section = ref.resolved(span.chunk.rulebook_id)
@@ -636,6 +647,14 @@ class OfflineRulebookModel(BaseChatModel):
             # "In Charges8, are the amount and the agent mandatory?": the named component's own structure
             # table gives each element's multiplicity, where a record gives one element's only
             rows = [structure, *(r for r in rows if r is not structure)]
+        elif self.vocabulary is not None and asks_about_element(question) and not asks_for_list(question):
+            # an element inside the component a quoted record points to: its row in that component's
+            # structure table (`pointed_component.inner_row`)
+            for pointing, section in pointed_components(chosen, spans, self.vocabulary.component_sections()):
+                inner = inner_row(question, spans, pointing, section)
+                if inner is not None:
+                    rows = [inner, *(r for r in rows if r is not inner)]
+                    break
         pointed = [*followed, *_pointed_to(best if best.table is None else chosen[0] if chosen else None)]
         for target in _followed(spans, pointed):
             if target.score >= best.score - FOLLOWED_MARGIN and target not in chosen and target not in rows:
@@ -714,9 +733,17 @@ class OfflineRulebookModel(BaseChatModel):
                 if _INTRODUCES_TABLE.search(span.text) and (announced := _table_after(span, spans)) is not None:
                     rows = _with_announced_table(rows, announced, best if best.table is not None else None)
                     break
+        blocks: list[Span] = []
+        if not listing and asks_about_element(question):
+            # "which building block carries the changes, and is it mandatory?": the quote that lists a
+            # message's blocks says what each is for, the message's structure table how often each occurs
+            for span in chosen[:INTRODUCED_TABLE_QUOTES]:
+                if blocks := block_rows(span, spans):
+                    rows = [blocks[0], *(r for r in rows if not _same_table(r, blocks[0]))]
+                    break
         chosen = [_with_own_name(span) for span in chosen]
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing,
-                           whole=announced)
+                           whole=announced, picked=blocks)
 
     def _component_structure(self, question: str, spans: Sequence[Span], read: Sequence[tuple[str, str]]
                              ) -> Span | None:
@@ -813,10 +840,11 @@ class OfflineRulebookModel(BaseChatModel):
             self.observer(decision)
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
-               table_first: bool = False, listing: bool = False, whole: Span | None = None) -> str:
-        """The answer: the frame, the quotes and the tables (each table's rows that answer, or every row
-        of `whole`'s table, which a quote announced)."""
-        tables, rendered = self._tables(_distinct_tables(rows), spans, language, listing, whole)
+               table_first: bool = False, listing: bool = False, whole: Span | None = None,
+               picked: Sequence[Span] = ()) -> str:
+        """The answer: the frame, the quotes and the tables (each table's rows that answer, every row
+        of `whole`'s table, which a quote announced, or exactly the `picked` rows of theirs)."""
+        tables, rendered = self._tables(_distinct_tables(rows), spans, language, listing, whole, picked)
         # the row keyed by what the question names answers it: shown before sentences that only mention it
         table_first = table_first or (any(r.defining for r in rows) and not any(s.defining for s in chosen))
         quoted = [*chosen, *tables]
@@ -835,7 +863,7 @@ class OfflineRulebookModel(BaseChatModel):
         return "\n".join(lines)
 
     def _tables(self, candidates: list[Span], spans: list[Span], language: str, listing: bool,
-                whole: Span | None = None
+                whole: Span | None = None, picked: Sequence[Span] = ()
                 ) -> tuple[list[Span], list[list[str]]]:
         """The first MAX_TABLES tables as they will read, each with its caption. A guide prints the same
         code list in its message chapter and in its annex: the same rows quoted twice say it once, under
@@ -844,7 +872,8 @@ class OfflineRulebookModel(BaseChatModel):
         bodies: list[list[str]] = []
         refs: list[list[str]] = []
         for best in candidates:
-            body = self._table_body(best, spans, listing, whole=whole is not None and _same_table(best, whole))
+            body = self._table_body(best, spans, listing, whole=whole is not None and _same_table(best, whole),
+                                    picked=[p for p in picked if _same_table(best, p)])
             if body in bodies:
                 refs[bodies.index(body)].append(best.handle)
             elif len(bodies) < MAX_TABLES:
@@ -858,9 +887,12 @@ class OfflineRulebookModel(BaseChatModel):
                     for body, handles in zip(bodies, refs, strict=True)]
         return tables, rendered
 
-    def _table_body(self, best: Span, spans: list[Span], listing: bool = False, whole: bool = False) -> list[str]:
+    def _table_body(self, best: Span, spans: list[Span], listing: bool = False, whole: bool = False,
+                    picked: Sequence[Span] = ()) -> list[str]:
         header, rows = parse_table(best.chunk.tables_csv[best.table or 0])
-        if listing:  # "list all …": the table is the list, with its continuation after a page break
+        if picked:
+            chosen = [r for r in rows if any(p.row == r for p in picked)]
+        elif listing:  # "list all …": the table is the list, with its continuation after a page break
             chosen = [*rows, *_continued_rows(best.chunk, best.table or 0, header)][:MAX_LIST_ROWS]
         elif whole:
             chosen = rows[:MAX_TABLE_ROWS]
