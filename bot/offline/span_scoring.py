@@ -395,8 +395,12 @@ def prose(chunk: ChunkPayload) -> str:
         if fields:
             heading = _RECORD_HEADING.match(block)
             assert heading is not None
-            joined.append(RECORD + " ".join([heading.group("name"), *fields]))
-            i += 1 + len(fields)
+            # a field ending in ":" leads into the values it lists ("Datatype: One of the following values
+            # must be used …: • Meaning When True: Requested • Meaning When False: Not Requested"): they are
+            # the record's, and on their own each is a fragment that would be dropped
+            items = _short_list_after(blocks, i + len(fields))
+            joined.append(RECORD + " ".join([heading.group("name"), *fields, *items]))
+            i += 1 + len(fields) + len(items)
             continue
         items = _short_list_after(blocks, i)
         if not items and block.rstrip().endswith(":"):

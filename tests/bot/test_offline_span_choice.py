@@ -92,6 +92,23 @@ def test_a_field_record_is_one_span_with_its_element_name():
     assert "Datatype: \"ISODate\" on page 9 [S1]" in text  # each sentence of a record carries the citation
 
 
+def test_the_values_a_record_lists_after_its_last_field_are_part_of_the_record():
+    """"Datatype: One of the following values must be used (…): • Meaning When True: Requested • …": the
+    meanings are the record's; alone each is a fragment, and the answer to "what do true and false mean"
+    was lost with them."""
+    from bot.offline.span_scoring import chunk_spans
+
+    record = ("10.1.9.3 Requested <Reqd>\n\nPresence: [1..1]\n\nDefinition: Specifies whether the identification "
+              "is requested.\n\nDatatype: One of the following values must be used (see \"RequestedIndicator\" on "
+              "page 113):\n\n• Meaning When True: Requested\n\n• Meaning When False: Not Requested\n\n"
+              "10.1.9.4 SchemeName <SchmeNm>\n\nPresence: [1..1]\n\nDefinition: Name of the identification scheme.")
+    texts = [s.text for s in chunk_spans("S1", chunk(record), 0) if s.table is None]
+    assert texts[0].startswith("Requested <Reqd> Presence: [1..1]"), texts
+    assert texts[0].endswith("page 113): • Meaning When True: Requested • Meaning When False: Not Requested"), texts
+    # the next record starts its own span
+    assert texts[1] == "SchemeName <SchmeNm> Presence: [1..1] Definition: Name of the identification scheme.", texts
+
+
 def test_a_type_pointer_is_answered_by_the_definition_and_the_code_list_it_points_to():
     hits = [("S1", chunk(GUIDE)), ("S2", chunk(CODE_SET, [CODES], index=1))]
     model = OfflineRulebookModel(min_lexical=0.2)
