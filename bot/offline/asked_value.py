@@ -213,7 +213,8 @@ _PAGE_OF = re.compile(r"\b(?:page|seite|pagina|p\.)\s*\d+\s*(?:of|von|van|sur|de
 def _counts(text: str) -> bool:
     if _MULTIPLICITY.search(text) or _COUNT_WORD.search(text):
         return True
-    text = _PAGE_OF.sub(" ", text)
+    # a page's own number and a calendar date's day ("21 November 2025") count nothing
+    text = _CALENDAR_DATE.sub(" ", _PAGE_OF.sub(" ", text))
     for m in _INTEGER.finditer(text):
         number = m.group(0)
         if len(number) == 4 and number[:2] in ("19", "20"):

@@ -87,6 +87,9 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
     ("SIX Interbank Clearing archives deleted QR-IIDs for 10 years.", "count", None, False),  # years count no IIDs
     ("See section 3 and page 250 of Release 4.6 (2019).", "count", None, False),  # references, not counts
     ("| Seite 12 von 14 | Version 1.0 – 15.11.2018 |", "count", None, False),  # a page's own number
+    # a date's day counts nothing ("21 November 2025"); a count beside a date still does
+    ("Version 2.3 of 21 November 2025 replaces 2.2 (22 February 2021).", "count", None, False),
+    ("On 21 November 2025 the guide gained 12 new fields.", "count", None, True),
     ("The technical maximum of a batch is different per channel.", "count", None, True),  # "it varies" answers
     ("The fee depends on the agreement with the acquirer.", "money", None, True),
     # what depends here is the assignee's course of action, not a time: no deadline is stated
