@@ -199,6 +199,9 @@ def test_the_record_of_an_element_the_question_asks_about_is_preferred():
         "additionalmissinginformation"}
     assert asks_about_element("Is DebitAuthorisation mandatory?")
     assert not asks_about_element("When must the case assigner send a ResolutionOfInvestigation?")
+    # how many an element may occur, in a user's words: the structure's multiplicity answers
+    assert asks_about_element("Can one status report give the status of several enrolment requests at once?")
+    assert asks_about_element("May a message carry more than one Envelope?")
     hits = [("S1", chunk("The AdditionalMissingInformation element is used with a code in each case.\n\n"
                          "AdditionalMissingInformation <AddtlMssngInf> Presence: [0..10] Definition: Further "
                          "details on missing information. Datatype: Max140Text"))]
