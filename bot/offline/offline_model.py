@@ -1515,7 +1515,9 @@ def _table_after(span: Span, spans: Sequence[Span]) -> Span | None:
     end = start + len(_flat(span.text))
     found: list[tuple[int, int]] = []
     for index, table in enumerate(span.chunk.tables_csv):
-        at = text.find(_flat(table)[:80], max(0, end - 5))
+        # from the span's start: a record's last words can stand after its table in the text ("… contains
+        # the following ActivationStatus2 elements" / table / "Constraints"), so the table starts inside it
+        at = text.find(_flat(table)[:80], start)
         if at >= 0 and at - end <= MAX_TABLE_GAP and not _NUMBERED_HEADING.search(text[end:at]):
             found.append((at, index))
     if not found:

@@ -130,3 +130,30 @@ def test_a_list_of_a_named_elements_parts_is_the_table_after_that_elements_recor
     text = OfflineRulebookModel(min_lexical=0.0).compose(
         "List all the elements of structured remittance information.", "en", [("S1", outer), ("S2", inner)])
     assert "Unstructured <Ustrd>" in text, text
+
+
+def test_a_records_table_is_found_when_the_records_last_words_stand_after_the_table():
+    """Without its table the text runs "… contains the following ActivationStatus2 elements Constraints": the
+    word after the table joins the record, so the table starts inside the record's text, not after it."""
+    from bot.offline.offline_model import _table_after
+
+    table = ("Or,MessageElement<XML Tag>,Mult.,Type,Constr. No.,Page\n,OriginalBusinessInstruction <OrgnlBizInstr>,"
+             "[0..1],±,,41\n,Status <Sts>,[1..1],±,,41\n,StatusReason <StsRsn>,[0..1],±,,42\n")
+    text = ("9.4.2 OriginalActivationAndStatus <OrgnlActvtnAndSts>\n\nPresence: [1..*]\n\nDefinition: Status of the "
+            "debtor activation instruction.\n\nImpacted by: C3 \"OriginalActivationPresenceRule\"\n\nOriginalActivationAndStatus <OrgnlActvtnAndSts> contains the following "
+            f"ActivationStatus2 elements\n\n{table}\nConstraints\n\n9.4.3 SupplementaryData <SplmtryData>\n\n"
+            "Presence: [0..*]\n\nDefinition: Additional information that cannot be captured elsewhere.")
+    chunk = ChunkPayload(chunk_id="RTP:103", rulebook_id="RTP", rulebook_title="RTP guide", page_start=40,
+                         page_end=40, section_path=["9", "9.4", "9.4.2"], section_key="9.4.2",
+                         section_title="OriginalActivationAndStatus <OrgnlActvtnAndSts>", chunk_index=103, text=text,
+                         tables_csv=[table], content_hash="h103")
+    spans = chunk_spans("S1", chunk, 0)
+    record = next(s for s in spans if s.table is None and s.text.startswith("OriginalActivationAndStatus"))
+    assert record.text.endswith("elements Constraints"), record.text  # how prose joins it (the case this guards)
+    after = _table_after(record, spans)
+    assert after is not None and after.table == 0
+    later = next(s for s in spans if s.table is None and s.text.startswith("SupplementaryData"))
+    assert _table_after(later, spans) is None  # a table before a record is not after it
+    question = "What can a debtor activation status report tell about each original activation? List all its elements."
+    answer = OfflineRulebookModel(min_lexical=0.0).compose(question, "en", [("S1", chunk)])
+    assert "| Status <Sts> | [1..1] |" in answer and "StatusReason <StsRsn>" in answer, answer
