@@ -763,8 +763,9 @@ _ELEMENT_NAME = re.compile(r"(?<![\w<])[A-Z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*(?
 _ABOUT_ELEMENT = re.compile(
     r"\b(data\s*type|datatype|type|format|length|definition|multiplicity|presence|occurrences?|mandatory|optional|"
     r"required|how\s+many|how\s+often|how\s+long|maximum|minimum|code\s+list|values?|defined|means?|stand\s+for|"
-    # how often an element may occur, in a user's words ("give the status of several requests at once")
-    r"several|multiple|more\s+than\s+one|at\s+once|"
+    # how often an element may occur, in a user's words ("give the status of several requests at once"),
+    # and the options of a choice element ("in which ways can the underlying payment be referenced?")
+    r"several|multiple|more\s+than\s+one|at\s+once|options?|ways|choices?|alternatives?|"
     r"verplicht|optioneel|obligatoire|facultatif|pflicht|optional|"
     # what an element is or holds: "What does the element Justification of camt.030 hold?"
     r"elements?|holds?)\b", re.IGNORECASE)

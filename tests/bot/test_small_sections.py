@@ -123,6 +123,9 @@ def test_a_question_about_an_element_of_a_named_message_reads_that_messages_chap
     question = "How many debtor activations can one RequestToPayDebtorActivationRequest carry?"
     assert _message_chapter(question, hits) == ("RTP", "6")
     assert _message_chapter("Which building blocks make up reda.070?", hits) == ("RTP", "6")
+    # the options of a choice element are its elements too ("in which ways can … be referenced?")
+    assert _message_chapter("In a reda.070, in which ways can the debtor be identified? List all options.",
+                            hits) == ("RTP", "6")
     # a question about what the message is for, not about one of its elements, reads no chapter
     assert _message_chapter("Who sends a RequestToPayDebtorActivationRequest?", hits) is None
     # a long name the PDF wrapped in the chapter heading still names the message the question asks about
