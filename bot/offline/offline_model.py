@@ -124,6 +124,7 @@ from bot.offline.span_scoring import (
     next_list_marker,
     parse_table,
     purpose_identifiers,
+    spelled_element_names,
     uncovered_terms,
     with_unversioned,
     without_bullet,
@@ -1494,7 +1495,10 @@ def _named_element_list(spans: Sequence[Span], best: Span, question: str) -> Spa
     """For a "list all" question naming an element ("… of the GarnishmentRemittance block"), the record of
     that element within `QUOTE_MARGIN` of the best span that a table follows in its chunk; None when the
     question names no element or no such record is that close."""
-    names = element_names(question)
+    # ... by its run-together name, else spelled out in words ("the options for pointing to the original
+    # activation": OriginalActivation; a name written run together is the one asked about, the words
+    # around it its context)
+    names = element_names(question) or spelled_element_names(question)
     if not names:
         return None
     for span in spans:

@@ -123,7 +123,13 @@ def test_a_list_of_a_named_elements_parts_is_the_table_after_that_elements_recor
     scored(QUOTE_MARGIN / 2)
     own = _named_element_list(spans, spans[0], question)
     assert own is not None and own.text.startswith("GarnishmentRemittance <GrnshmtRmt>")
-    assert _named_element_list(spans, spans[0], "List all the elements of structured remittance information.") is None
+    # ... named in words as a user writes it
+    spelled = _named_element_list(spans, spans[0], "List every element of the garnishment remittance block.")
+    assert spelled is not None and spelled.text.startswith("GarnishmentRemittance <GrnshmtRmt>")
+    assert _named_element_list(spans, spans[0], "List all the elements of the remittance block.") is None
+    # words spelling the enclosing element name it: its own record is the list
+    outer_named = _named_element_list(spans, spans[0], "List all the elements of structured remittance information.")
+    assert outer_named is not None and outer_named.text.startswith("RemittanceInformation <RmtInf>")
     scored(2 * QUOTE_MARGIN)
     assert _named_element_list(spans, spans[0], question) is None  # not close enough
     # a list question naming no element keeps the best record's table
