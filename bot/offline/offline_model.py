@@ -1545,6 +1545,8 @@ def _names_missing(question: str, language: str, chunks: Sequence[ChunkPayload])
 _VERSION = re.compile(r"\b(?:version|versie|release|fassung|v)\s?(\d+(?:\.\d+)*)\b", re.IGNORECASE)
 # a version written right after a name, as users name a guide ("QR-bill 2.4", "IG 2.3"): the name holds a capital
 _NAMED_VERSION = re.compile(r"(?<![\w-])([A-Za-z][\w-]*[A-Za-z])\s+(\d+\.\d+)(?![\d.]|\.\d)")
+# a version number standing alone: not part of a longer number ("2.4" is not in "12.4" nor in "2.41")
+_ALONE_BEFORE, _ALONE_AFTER = r"(?<![\d.])", r"(?!\d|\.\d)"
 MAX_VERSION_TAIL = 200  # characters after a name searched for the versions its sentence gives
 # words a number after them makes a place in a document, not a version ("chapter 2.4", "Annex 1.2")
 _SECTION_WORDS_TEXT = """section sections chapter chapters annex annexes appendix paragraph article articles
@@ -1605,7 +1607,7 @@ def _absent_versions(query: str, folded: str) -> list[str]:
     QR-bill 2.2 … and 2.3") but never with this one, nor as "version 2.4": the number alone is often
     held as a section's ("chapter 2.4"), which says nothing of a version 2.4."""
     absent = [f"version {v}" for v in dict.fromkeys(_VERSION.findall(query))
-              if not re.search(r"(?<![\d.])" + re.escape(v) + r"(?!\d|\.\d)", folded)]
+              if not re.search(_ALONE_BEFORE + re.escape(v) + _ALONE_AFTER, folded)]
     for name, number in dict.fromkeys(_NAMED_VERSION.findall(query)):
         key = searchable_text(name)
         if key in _SECTION_WORDS or not any(ch.isupper() for ch in name) or f"version {number}" in absent:
@@ -1616,8 +1618,8 @@ def _absent_versions(query: str, folded: str) -> list[str]:
         for m in re.finditer(r"(?<![\w-])" + re.escape(key) + r"\s+(?:version\s+|v)?(?=\d+\.\d)", folded):
             tail = folded[m.end():m.end() + MAX_VERSION_TAIL]
             tail = tail[:end.start()] if (end := re.search(r"\.(?=\s|$)", tail)) else tail
-            written.update(re.findall(r"(?<![\d.])(\d+\.\d+)(?![\d]|\.\d)", tail))
-        as_version = re.search(r"\b(?:version|v)\s?" + re.escape(number) + r"(?![\d]|\.\d)", folded)
+            written.update(re.findall(_ALONE_BEFORE + r"(\d+\.\d+)" + _ALONE_AFTER, tail))
+        as_version = re.search(r"\b(?:version|v)\s?" + re.escape(number) + _ALONE_AFTER, folded)
         if written - {number} and number not in written and not as_version:
             absent.append(f"{name} {number}")
     return absent
