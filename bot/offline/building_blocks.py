@@ -48,7 +48,7 @@ def block_rows(quote: Span, spans: Sequence[Span]) -> list[Span]:
     """The rows keyed by the blocks `quote` lists, from the one table of the same message's chapter (its
     rulebook and top section) that keys the most of them, each block's first row in table order; []
     when the quote lists no blocks or no table shown keys two of them."""
-    if quote.table is None and not _COMPOSED.search(quote.text):
+    if quote.table is not None or not _COMPOSED.search(quote.text):
         return []
     # the list often runs on past the sentence that opens it ("A. Assignment Identifies …. Usage: ….
     # B. Case …"): the sentences after it in its chunk carry the later letters
@@ -67,15 +67,12 @@ def block_rows(quote: Span, spans: Sequence[Span]) -> list[Span]:
         if name in blocks:
             rows = keyed.setdefault((span.chunk.chunk_id, span.table), {})
             earlier = rows.get(name)
-            if earlier is None or _row_index(span) < _row_index(earlier):
+            if earlier is None or span.position < earlier.position:
                 rows[name] = span
     if not keyed:
         return []
     best = max(keyed.values(), key=len)
     if len(best) < min(2, len(blocks)):
         return []
-    return sorted(best.values(), key=_row_index)
+    return sorted(best.values(), key=lambda span: span.position)  # the table's order
 
-
-def _row_index(span: Span) -> int:
-    return span.position

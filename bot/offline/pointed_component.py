@@ -14,15 +14,11 @@ record points ("is CancellationReason mandatory?") keeps its own answer.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from bot.offline.component_sections import WORD, SectionKey, tagged_name
 from bot.offline.cross_reference import type_references
-from bot.offline.span_scoring import Span, element_names, spelled_element_names
-
-# "X <Tag> contains the following elements (see …)", "… contains one of the following elements (see …)"
-_POINTS_ON = re.compile(r"\bcontains\s+(?:one\s+of\s+)?the\s+following\s+elements\b", re.IGNORECASE)
+from bot.offline.span_scoring import POINTS_ON, Span, element_names, spelled_element_names
 
 
 def pointed_components(quoted: Iterable[Span], spans: Sequence[Span], sections: object
@@ -36,9 +32,9 @@ def pointed_components(quoted: Iterable[Span], spans: Sequence[Span], sections: 
     found: list[tuple[Span, SectionKey]] = []
     for quote in quoted:
         span = quote
-        if quote.table is None and not _POINTS_ON.search(quote.text):
+        if quote.table is None and not POINTS_ON.search(quote.text):
             span = following.get((quote.chunk.chunk_id, quote.position + 1), quote)
-        if span.table is not None or not _POINTS_ON.search(span.text):
+        if span.table is not None or not POINTS_ON.search(span.text):
             continue
         for ref in type_references(span.text):
             section = index.get((span.chunk.rulebook_id, ref.name.casefold()))

@@ -775,7 +775,7 @@ _WHAT_IS_NAME = re.compile(r"^\W*(?i:what\s+(?:is|are)\s+(?:the\s+|an?\s+)?)(?:[
                            r"[A-Z][a-z]+\s+(?i:in|of)\s+(?i:the\s+|an?\s+)?\S+\s+(?i:message))")
 # "CreditorAgent <CdtrAgt> contains the following elements (see … on page 207 for details)": a pointer
 # to the component that details the element; its record ("Presence: … Definition: …") defines it
-_POINTS_ON = re.compile(r"\bcontains\s+(?:one\s+of\s+)?the\s+following\b")
+POINTS_ON = re.compile(r"\bcontains\s+(?:one\s+of\s+)?the\s+following\b")
 
 
 _DOCUMENT = (r"(?:document|addendum|guide|guideline|guidelines|specification|rulebook|report|chapter|annex|"
@@ -1267,11 +1267,11 @@ class SpanScorer:
                     and (not conditioned or conditioned & _folded_words(span.text)):
                 clues["condition"] = 1.0
             if asked_elements and not span.defining and defines(span, asked_elements) \
-                    and not _POINTS_ON.search(span.text):
+                    and not POINTS_ON.search(span.text):
                 clues["element_defines"] = 1.0
                 span.defining = True
             if spelled and not span.defining and (span.row is not None or is_record(span.text)) \
-                    and not _POINTS_ON.search(span.text) \
+                    and not POINTS_ON.search(span.text) \
                     and (named := [n for n in spelled if defines(span, {n})] or sorted(qualified_names(span) & spelled)):
                 clues["element_defines"] = 1.0
                 span.defining = True
