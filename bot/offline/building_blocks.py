@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.offline.component_sections import tagged_name
-from bot.offline.span_scoring import Span
+from bot.offline.span_scoring import Span, row_key
 
 MAX_LIST_SENTENCES = 12  # sentences after the opening one that may carry the list's later blocks
 _COMPOSED = re.compile(r"\bis\s+composed\s+of\s+\d+\s+MessageBuildingBlocks?\s*:", re.IGNORECASE)
@@ -37,11 +36,6 @@ def listed_blocks(text: str) -> list[str]:
             break  # the letters run A, B, C …: anything else is no longer the list
         names.append(item.group("name"))
     return names
-
-
-def row_key(span: Span) -> str | None:
-    """The element name a table row is keyed by, as written; None for a row keyed by none."""
-    return tagged_name(" ".join(span.row or []))
 
 
 def block_rows(quote: Span, spans: Sequence[Span]) -> list[Span]:

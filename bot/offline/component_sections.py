@@ -42,6 +42,11 @@ def tagged_name(text: str) -> str | None:
     return match.group("name") if match else None
 
 
+def in_section(chunk: ChunkPayload, section: str) -> bool:
+    """Does the chunk stand in this section (a path element, "19.1.9.3"), at any depth?"""
+    return any(p.casefold() == section.casefold() for p in chunk.section_path)
+
+
 def heading_title(title: str | None) -> str:
     """A heading without its number ("19.1.9.3 BranchData3" -> "BranchData3")."""
     return _NUMBER.sub("", title or "").strip()

@@ -75,7 +75,7 @@ from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
 from bot.offline.asked_value import asked_slot, asked_unit, holds_value
 from bot.offline.building_blocks import block_rows
-from bot.offline.component_sections import RUN_TOGETHER_NAME
+from bot.offline.component_sections import RUN_TOGETHER_NAME, in_section
 from bot.offline.cross_reference import (
     SectionReference,
     asked_section,
@@ -465,8 +465,7 @@ class OfflineRulebookModel(BaseChatModel):
         spans = self._scored(query, language, reading.hits, reading.section_ids)
         if not spans:
             return None
-        best = spans[0].score
-        quoted = [s for s in spans if s.table is None and s.score >= best - QUOTE_MARGIN][:self.max_quotes]
+        quoted = self._quotable(spans)
         typed = _typed_record(quoted) if asks_value else None
         for span in quoted:
             if (_is_pointer(span) or ((listing or span is typed) and type_references(span.text))) \
@@ -476,6 +475,10 @@ class OfflineRulebookModel(BaseChatModel):
                 # name alone finds it (a "list all" question's words also find the list's own chunks)
                 return {"query": f"{name} {query}" if listing else name, "rulebook_ids": [span.chunk.rulebook_id]}
         return None
+
+    def _quotable(self, spans: Sequence[Span]) -> list[Span]:
+        """The sentences close enough to the best span to be quoted (before the answer's own choices)."""
+        return [s for s in spans if s.table is None and s.score >= spans[0].score - QUOTE_MARGIN][:self.max_quotes]
 
     def _section_to_read(self, question: str, query: str, reading: Reading) -> tuple[str, str] | None:
         read = {(rb.casefold(), sec.casefold()) for rb, sec in reading.read}
@@ -515,9 +518,7 @@ class OfflineRulebookModel(BaseChatModel):
             # "once a CancellationReason is given, is the Reason inside it mandatory?": the component a
             # quoted record points to ('contains the following elements (see "X" on page 65 …)') lists
             # the elements inside it in its own structure table (`pointed_component`)
-            quoted = [s for s in spans if s.table is None and s.score >= spans[0].score - QUOTE_MARGIN]
-            for _, section in pointed_components(quoted[:self.max_quotes], spans,
-                                                    self.vocabulary.component_sections()):
+            for _, section in pointed_components(self._quotable(spans), spans, self.vocabulary.component_sections()):
                 if not holds_table_of(spans, section) and (target := new(section)):
                     return target
         for span in [s for s in spans if s.table is None][:1]:
@@ -1136,12 +1137,8 @@ def _cited_chunks(text: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[C
     return [chunk for handle, chunk in hits if handle in handles]
 
 
-def _in_section(chunk: ChunkPayload, section: str) -> bool:
-    return any(p.casefold() == section.casefold() for p in chunk.section_path)
-
-
 def _holds_section(hits: Sequence[tuple[str, ChunkPayload]], rulebook_id: str, section: str) -> bool:
-    return any(c.rulebook_id == rulebook_id and _in_section(c, section) for _, c in hits)
+    return any(c.rulebook_id == rulebook_id and in_section(c, section) for _, c in hits)
 
 
 def _named_target(named: SectionReference, search_hits: Sequence[tuple[str, ChunkPayload]]
@@ -1151,7 +1148,7 @@ def _named_target(named: SectionReference, search_hits: Sequence[tuple[str, Chun
     if named.rulebook_id:
         return named.resolved("")
     for _, chunk in search_hits:
-        if _in_section(chunk, named.section):
+        if in_section(chunk, named.section):
             return chunk.rulebook_id, named.section
     return (search_hits[0][1].rulebook_id, named.section) if search_hits else None
 
@@ -1160,7 +1157,7 @@ def _section_opening(spans: list[Span], named: SectionReference, read: Sequence[
     """The first sentences of the section the question names, in reading order."""
     wanted = {rb for rb, sec in read if sec.casefold() == named.section.casefold()}
     inside = [s for s in spans if s.table is None and s.from_section and s.chunk.rulebook_id in wanted
-              and _in_section(s.chunk, named.section)]
+              and in_section(s.chunk, named.section)]
     inside.sort(key=lambda s: (s.chunk.chunk_index, s.position))
     return inside[:MAX_SECTION_QUOTES]
 
@@ -1697,7 +1694,7 @@ def _followed(spans: list[Span], sections: Sequence[tuple[str, str]]) -> list[Sp
     """The best span of each section a cross-reference led to (read whole, or already shown)."""
     best: list[Span] = []
     for rulebook_id, section in dict.fromkeys(sections):
-        inside = [s for s in spans if s.chunk.rulebook_id == rulebook_id and _in_section(s.chunk, section)]
+        inside = [s for s in spans if s.chunk.rulebook_id == rulebook_id and in_section(s.chunk, section)]
         if inside:
             best.append(inside[0])
     return best

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.offline.component_sections import WORD, SectionKey, tagged_name
+from bot.offline.component_sections import WORD, SectionKey, in_section, tagged_name
 from bot.offline.cross_reference import type_references
-from bot.offline.span_scoring import POINTS_ON, Span, element_names, spelled_element_names
+from bot.offline.span_scoring import POINTS_ON, Span, element_names, row_key, spelled_element_names
 
 
 def pointed_components(quoted: Iterable[Span], spans: Sequence[Span], sections: object
@@ -50,25 +50,17 @@ def _asked_names(question: str) -> set[str]:
             | spelled_element_names(question))
 
 
-def _key(text: str) -> str | None:
-    """The element a record or a structure row is keyed by, folded ("CancellationReason <CxlRsn> …")."""
-    name = tagged_name(text)
-    return name.casefold() if name else None
-
-
 def inner_row(question: str, spans: Sequence[Span], pointing: Span, section: SectionKey) -> Span | None:
     """The best-scored row of the pointed component's tables that is keyed by an element the question
     names, other than the pointing element; None when the question names none of its elements."""
     rulebook_id, key = section
-    own = _key(pointing.text)
-    asked = _asked_names(question) - ({own} if own else set())
+    own = tagged_name(pointing.text)
+    asked = _asked_names(question) - ({own.casefold()} if own else set())
     for span in spans:  # best first
-        if span.table is None or span.chunk.rulebook_id != rulebook_id:
+        if span.table is None or span.chunk.rulebook_id != rulebook_id or not in_section(span.chunk, key):
             continue
-        if not any(p.casefold() == key.casefold() for p in span.chunk.section_path):
-            continue
-        name = _key(" ".join(span.row or []) or span.text)
-        if name is not None and name in asked:
+        name = row_key(span)
+        if name is not None and name.casefold() in asked:
             return span
     return None
 
@@ -76,5 +68,4 @@ def inner_row(question: str, spans: Sequence[Span], pointing: Span, section: Sec
 def holds_table_of(spans: Sequence[Span], section: SectionKey) -> bool:
     """Did a tool show a table row of the component's section?"""
     rulebook_id, key = section
-    return any(s.table is not None and s.chunk.rulebook_id == rulebook_id
-               and any(p.casefold() == key.casefold() for p in s.chunk.section_path) for s in spans)
+    return any(s.table is not None and s.chunk.rulebook_id == rulebook_id and in_section(s.chunk, key) for s in spans)

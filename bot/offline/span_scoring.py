@@ -45,6 +45,7 @@ from cachetools import LRUCache, cached
 
 from bot.gate.claims import extract_claims
 from bot.offline.asked_value import asked_slot, asked_unit, holds_value
+from bot.offline.component_sections import tagged_name
 from bot.offline.section_opening import OPENING_SPANS, asks_purpose, opening_chunk_ids
 from bot.offline.span_ranker import ELEMENT_WEIGHTS, WEIGHTS, weighted
 from knowledge.bm25 import compound_parts, tokenize
@@ -687,6 +688,12 @@ _ASKS_FOR_CODE = re.compile(
     r"\bquel(?:le)?s?\s+(?:[\w-]+\s+){0,3}?codes?\b|\bwelche[rsnm]?\s+(?:[\w-]+\s+){0,3}?codes?\b", re.IGNORECASE)
 # a code list row: its first cell, under a header naming a code ("CodeName: FIXE; Name: Fixed; …"), is a code
 _CODE_KEY = re.compile(r"^\W*(?:Code\w*|Cd)\s*:\s*([A-Z][A-Z0-9]{2,5})\s*(?:;|$)")
+
+
+def row_key(span: Span) -> str | None:
+    """The element name a table row is keyed by, as written ("Reason <Rsn>" -> Reason); None for a
+    sentence or a row keyed by none."""
+    return tagged_name(" ".join(span.row)) if span.row is not None else None
 
 
 def listed_code(span: Span) -> str | None:
