@@ -86,6 +86,7 @@ from bot.offline.cross_reference import (
 from bot.offline.document_parts import chunk_parts, missing_parts, named_parts
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.message_elements import elements_outside_messages
+from bot.offline.named_documents import unnamed_documents
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
 from bot.offline.pointed_component import holds_table_of, inner_row, pointed_components
 from bot.offline.question_parts import question_parts
@@ -569,6 +570,11 @@ class OfflineRulebookModel(BaseChatModel):
             return refusal
         absent, renderings, folded = _name_coverage(query, language, hits)
         absent += _absent_versions(query, folded)
+        if self.vocabulary is not None:
+            # "the QR-bill change document" asked, only the QR-IID guide shown: a sibling document's quotes
+            # would answer what the named one says
+            absent += unnamed_documents(query, language, [c.rulebook_id for _, c in hits],
+                                        self.vocabulary.document_titles(), " ".join(c.text for _, c in hits))
         # a title the question quotes ("section 4.3 'Change management cycle'") names what it is about
         sections = fold_accents(" ".join(c.section_title or "" for _, c in hits)).casefold()
         absent += [f"'{t}'" for t in _quoted_titles(query) if not _quoted_held(t, f"{folded} {sections}")]

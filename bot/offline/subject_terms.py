@@ -86,6 +86,7 @@ class _VocabularyTable(NamedTuple):
     parts: dict[str, frozenset[tuple[str, str]]]  # each rulebook's numbered parts (`bot.offline.document_parts`)
     messages: Any  # each message chapter's words: `bot.offline.message_elements.FrozenMessageWords`
     components: Any  # each component's section: `bot.offline.component_sections.FrozenComponentSections`
+    titles: Any  # each rulebook's title page: `bot.offline.named_documents.DocumentTitle` by rulebook id
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,11 @@ class CorpusVocabulary:
         """The section detailing each message component the guides name (`component_sections`)."""
         return self._current().components
 
+    def document_titles(self) -> Any:
+        """Each rulebook's title page, as a question naming a document is matched against it
+        (`named_documents.DocumentTitle`, by rulebook id)."""
+        return self._current().titles
+
     def _current(self) -> _VocabularyTable:
         table = self._table
         if table is None:
@@ -190,6 +196,7 @@ class CorpusVocabulary:
         from bot.offline.component_sections import ComponentSections
         from bot.offline.document_parts import chunk_parts
         from bot.offline.message_elements import MessageWords
+        from bot.offline.named_documents import TitlePages
         from bot.offline.subject_phrases import PhraseCounts, phrases_of
 
         df: Counter[str] = Counter()
@@ -198,11 +205,13 @@ class CorpusVocabulary:
         parts: dict[str, set[tuple[str, str]]] = {}
         messages = MessageWords()
         components = ComponentSections()
+        titles = TitlePages()
         chunks = 0
         for chunk in self._store.scroll():
             chunks += 1
             messages.add(chunk)
             components.add(chunk)
+            titles.add(chunk)
             parts.setdefault(chunk.rulebook_id, set()).update(chunk_parts(chunk))
             heading_terms = tokenize(own_heading_text(chunk), chunk.language)
             body_terms = tokenize(body_text(chunk), chunk.language)
@@ -211,7 +220,8 @@ class CorpusVocabulary:
             for term in set(heading_terms) | set(tokenize(" ".join(chunk.parent_titles), chunk.language)):
                 headed.setdefault(term, set()).add(chunk.rulebook_id)
         return _VocabularyTable(chunks, df, {t: len(r) for t, r in headed.items()}, phrases.freeze(),
-                                {r: frozenset(p) for r, p in parts.items()}, messages.freeze(), components.freeze())
+                                {r: frozenset(p) for r, p in parts.items()}, messages.freeze(), components.freeze(),
+                                titles.freeze())
 
 
 def heading_text(chunk: ChunkPayload) -> str:

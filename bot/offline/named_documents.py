@@ -1,0 +1,235 @@
+"""Documents a question names by title ("the QR-bill 2.3 change document", "the SIX QR-IID and QR-IBAN
+technical guide"), and whether a rulebook the tools showed is that document.
+
+A question that names its document asks what that document says. When none of the rulebooks shown
+carries the name on its title page, the document is not one the caller can consult, and quotes from
+a sibling document (the QR-IID guide for a question about the QR-bill change document, the Request
+To Pay report for one about the E&I messages) answer a question nobody asked: the offline model
+refuses, naming the document, as it does for a name no passage mentions.
+
+What counts as naming a document, on purpose narrow (an English question; other languages are not
+checked):
+- "the" + up to `MAX_QUALIFIERS` words + a document noun (document, documentation, guide,
+  guidelines, rulebook, addendum, handbook, manual, specification), where a qualifier carries a
+  capital or a digit: a title has a name in it ("QR-bill", "SIX", "2.3", "ABN AMRO"). "A referred
+  document", "the document type" and "the rulebook's amount attribute" name no document;
+- "the" + acronyms (and numbers) + messages/report ("the E&I messages", "the ISO 20022 E&I report"),
+  since "the debtor activation status report" is a message, not a document;
+- not where the noun may be a verb or a verb's object ("how should the MLRO document …", "does the
+  ADGM provide guidelines"), nor several documents ("the FSMR and AML Rulebooks"), nor a possessive.
+
+A rulebook's title is what its first page says, with its id and indexed title (`TitlePages`, read by
+the corpus vocabulary). A qualifier matches by its stem, by its parts ("2019-2020"), joined with the
+next one ("ABN AMRO" = "ABNAMRO"), or as an acronym of consecutive title words ("E&I" = Exceptions
+and Investigations, "IG" = Implementation Guidelines). Every qualifier but the generic ones
+(`GENERIC`) must match one title.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from knowledge.bm25 import tokenize
+from knowledge.payload import ChunkPayload
+
+MAX_QUALIFIERS = 8
+MAX_TITLE_CHARS = 1500  # of the first page: title block, version, publisher
+MAX_ACRONYM_WORDS = 5
+
+_DOCUMENT_NOUN = re.compile(
+    r"(?<![\w-])(documents?|documentation|guides?|guidelines?|rulebooks?|addend(?:um|a)|handbooks?|manuals?|"
+    r"specifications?)(?![\w-])(?!['’]s)", re.I)
+_ACRONYM_NOUN = re.compile(r"(?<![\w-])(messages|reports?)(?![\w-])(?!['’]s)", re.I)
+# the word after the noun that makes it a field or a kind, not a document ("document type", "guide line")
+_NOT_A_TITLE_AFTER = {"type", "types", "line", "lines", "number", "numbers", "identification", "format",
+                      "reference", "references", "amount", "date", "id", "code", "codes", "level"}
+# a qualifier that tells nothing about which document: "the latest QR-bill guidelines"
+GENERIC = {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "your", "my", "new", "current",
+           "latest", "whole", "official", "relevant", "respective", "same", "above", "following", "mentioned",
+           "said", "entire", "full", "corresponding", "underlying", "public", "published", "and", "or", "to", "of",
+           "for", "on"}
+# a word that ends the run of qualifiers, read backwards from the noun: an article, a preposition (a title's
+# qualifiers come before its noun), an asking word, or a verb whose object the noun is ("does the ADGM
+# provide guidelines", "the FSRA have guidelines"); "to" only between numbers ("QR-bill 2.2 to 2.3")
+_BOUNDARY = {"the", "a", "an", "in", "according", "from", "by", "under", "per", "with", "what", "which", "does",
+             "do", "is", "are", "was", "were", "about", "at", "into", "as", "than", "if", "when", "where", "how",
+             "who", "whom", "whose", "why", "can", "may", "must", "should", "will", "would", "did", "for", "of", "on",
+             "over", "between", "within", "regarding", "provide", "provides", "provided", "have", "has", "had",
+             "require", "requires", "required", "outline", "outlines", "outlined", "issue", "issues", "issued",
+             "publish", "publishes", "give", "gives", "set", "sets", "use", "uses", "used", "apply", "applies",
+             "follow", "follows", "meet", "meets", "review", "reviews", "reviewed", "update", "updated", "prepare",
+             "prepared", "submit", "submitted", "maintain", "maintains", "keep", "keeps", "say", "says", "list",
+             "lists", "state", "states", "describe", "describes", "contain", "contains", "mention", "mentions"}
+_AUXILIARY = {"does", "do", "did", "should", "can", "could", "may", "might", "must", "will", "would", "shall",
+              "has", "have", "is", "are"}
+_WORD = re.compile(r"[\w&.\-’']+")
+_ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Z][A-Za-z]*(?:&[A-Z][A-Za-z]*)*$|^[A-Z]&[A-Z]$")
+_TITLE_STOP = {"and", "of", "the", "for", "to", "on", "in", "a", "und", "der", "die", "das", "et", "de", "la", "le",
+               "en", "van", "het"}
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A document the question names: the words as written, and those a title must hold."""
+
+    text: str
+    qualifiers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DocumentTitle:
+    """What a rulebook's title page holds: its terms (stems), adjacent terms joined, and the initials of
+    runs of consecutive title words."""
+
+    terms: frozenset[str]
+    initials: frozenset[str]
+
+    def holds(self, qualifiers: tuple[str, ...]) -> bool:
+        wanted = [q for q in qualifiers if q.casefold() not in GENERIC]
+        index = 0
+        while index < len(wanted):
+            word = wanted[index]
+            if self._holds_word(word):
+                index += 1
+                continue
+            # "ABN AMRO" against "ABNAMRO": the word joined with the next
+            if index + 1 < len(wanted) and _joined(word, wanted[index + 1]) in self.terms:
+                index += 2
+                continue
+            return False
+        return True
+
+    def _holds_word(self, word: str) -> bool:
+        if _ACRONYM.match(word):
+            # "E&I", "RTP", "IG": the initials of title words, or written as such ("(RTP)")
+            return _letters(word) in self.initials or word.casefold() in self.terms
+        stems = tokenize(word, "en")
+        if not stems:
+            return True  # a stop word or punctuation: nothing to hold
+        return all(s in self.terms or all(p in self.terms for p in re.split(r"[-–]", s) if p) for s in stems)
+
+
+@dataclass
+class TitlePages:
+    """Each rulebook's title page, gathered chunk by chunk as the vocabulary reads the index."""
+
+    _pages: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    _names: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+
+    def add(self, chunk: ChunkPayload) -> None:
+        self._names.setdefault(chunk.rulebook_id, (chunk.rulebook_id, chunk.rulebook_title, chunk.language))
+        if chunk.page_start <= 1:
+            end = chunk.page_breaks[0] if chunk.page_breaks else len(chunk.text)
+            self._pages.setdefault(chunk.rulebook_id, []).append((chunk.chunk_index, chunk.text[:end]))
+
+    def freeze(self) -> dict[str, DocumentTitle]:
+        titles: dict[str, DocumentTitle] = {}
+        for rulebook_id, (own_id, title, language) in self._names.items():
+            page = " ".join(text for _, text in sorted(self._pages.get(rulebook_id, [])))[:MAX_TITLE_CHARS]
+            text = f"{own_id.replace('_', ' ')} {title} {page}"
+            titles[rulebook_id] = title_of(text, language)
+        return titles
+
+
+def title_of(text: str, language: str | None) -> DocumentTitle:
+    terms = set(tokenize(text, language)) | set(tokenize(text, "en"))
+    ordered = tokenize(text, None)
+    terms |= {_joined(a, b) for a, b in zip(ordered, ordered[1:], strict=False)}
+    words = [w for w in re.findall(r"[^\W\d_]+", text)]
+    initials: set[str] = set()
+    for kept in (words, [w for w in words if w.casefold() not in _TITLE_STOP]):
+        for start in range(len(kept)):
+            for size in range(2, MAX_ACRONYM_WORDS + 1):
+                run = kept[start:start + size]
+                if len(run) == size:
+                    initials.add("".join(w[0] for w in run).upper())
+    return DocumentTitle(frozenset(terms), frozenset(initials))
+
+
+def document_references(question: str, language: str) -> list[Reference]:
+    """The documents an English question names by title (see the module docstring)."""
+    if language[:2] != "en":
+        return []
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(question)]
+    references: list[Reference] = []
+    for index, (word, _, end) in enumerate(words):
+        document = _DOCUMENT_NOUN.fullmatch(word.rstrip(".,;:?!"))
+        acronym_noun = _ACRONYM_NOUN.fullmatch(word.rstrip(".,;:?!"))
+        if not document and not acronym_noun:
+            continue
+        if question[end:end + 2] in ("'s", "’s"):
+            continue
+        after = words[index + 1][0].casefold().strip(".,;:?!") if index + 1 < len(words) else ""
+        if after in _NOT_A_TITLE_AFTER:
+            continue
+        qualifiers: list[str] = []
+        position = index - 1
+        while position >= 0 and len(qualifiers) < MAX_QUALIFIERS:
+            previous = words[position][0].strip(".,;:?!'’\"()")
+            if _ends_run(previous, words, position, question):
+                break
+            qualifiers.insert(0, previous)
+            position -= 1
+        if position < 0 or words[position][0].casefold() != "the" or not qualifiers:
+            continue  # "a referred document", a run with no article before it
+        if position > 0 and words[position - 1][0].casefold() in _AUXILIARY:
+            continue  # "how should the MLRO document …", "does the ADGM offer guidelines": the noun may be a verb's
+        if word.rstrip(".,;:?!").casefold().endswith("s") and {"and", "or"} & {q.casefold() for q in qualifiers}:
+            continue  # "the FSMR and AML Rulebooks": several documents, any of which may be the one meant
+        named = [q for q in qualifiers if q.casefold() not in GENERIC]
+        if not any(any(ch.isupper() or ch.isdigit() for ch in q) for q in named):
+            continue
+        if acronym_noun and not all(_ACRONYM.match(q) or re.fullmatch(r"[\d.\-]+", q) for q in named):
+            continue
+        if acronym_noun and not any(_ACRONYM.match(q) for q in named):
+            continue
+        start = words[position][1]
+        references.append(Reference(question[start:end], tuple(qualifiers)))
+    return references
+
+
+def unnamed_documents(question: str, language: str, rulebook_ids: Iterable[str],
+                      titles: Mapping[str, DocumentTitle], passages: str) -> list[str]:
+    """The documents the question names that none of these rulebooks' titles is and the passages shown
+    never name as the question writes it ("the NVB Implementation Guidelines" the addendum is based on:
+    a document the rulebooks write about is one a question may ask them about). None when a rulebook
+    has no title page read: then nothing can be told."""
+    shown = [titles.get(r) for r in dict.fromkeys(rulebook_ids)]
+    if not shown or any(t is None for t in shown):
+        return []
+    return [r.text for r in document_references(question, language)
+            if not any(t.holds(r.qualifiers) for t in shown if t is not None) and not _written(r, passages)]
+
+
+def _written(reference: Reference, passages: str) -> bool:
+    """The passages write the reference's qualifiers and noun in a row (any case, any inflection of the noun)."""
+    words = [w for w in reference.qualifiers if w.casefold() not in ("the",)]
+    noun = re.sub(r"(s|a|um)$", "", reference.text.split()[-1].strip(".,;:?!"), flags=re.I)
+    pattern = r"(?<![\w-])" + r"\s+".join([*(re.escape(w) for w in words), re.escape(noun) + r"\w*"])
+    return re.search(pattern, passages, re.I) is not None
+
+
+def _ends_run(word: str, words: list[tuple[str, int, int]], position: int, question: str) -> bool:
+    """The word ends the qualifiers read backwards: a boundary word, punctuation after it, a possessive
+    ("the Fund's prospectus"), a lower-case -ing word ("for securing … documentation"), or "to" not
+    between two numbers."""
+    folded = word.casefold()
+    if folded in _BOUNDARY or re.search(r"[,;:?!()]", question[words[position][2]:words[position + 1][1]]):
+        return True
+    if re.search(r"['’]s$", word) or (word.islower() and folded.endswith("ing")):
+        return True
+    if folded == "to":
+        before = words[position - 1][0] if position > 0 else ""
+        after = words[position + 1][0]
+        return not (re.fullmatch(r"[\d.]+", before) and re.fullmatch(r"[\d.]+", after))
+    return False
+
+
+def _letters(acronym: str) -> str:
+    return "".join(ch for ch in acronym if ch.isupper())
+
+
+def _joined(first: str, second: str) -> str:
+    return f"{first}{second}".casefold()
