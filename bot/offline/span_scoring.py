@@ -536,11 +536,14 @@ def without_naming_words(query: str, naming: set[str]) -> str:
 
 
 _ASKS_FOR_IDENTIFIER = re.compile(
-    r"\b(which|what)\s+([\w-]+\s+){0,3}(message|code|attribute|element|standard|identifier|id|number\s+range|"
-    r"reason\s+code|message\s+type)\b|"
-    r"\b(welke?|welk)\s+([\w-]+\s+){0,2}(bericht|code|attribuut|element|standaard|nummer|kenmerk)\b|"
-    r"\bquel(le)?s?\s+([\w-]+\s+){0,2}(message|code|attribut|[ée]l[ée]ment|norme|num[ée]ro|identifiant)\b|"
-    r"\bwelche[rs]?\s+([\w-]+\s+){0,2}(nachricht|code|kennung|attribut|element|norm|nummer|meldung|wert)\b",
+    r"\b(which|what)\s+([\w-]+\s+){0,3}(messages?|codes?|attributes?|elements?|standards?|identifiers?|ids?|"
+    r"number\s+ranges?|reason\s+codes?|message\s+types?)\b|"
+    r"\b(welke?|welk)\s+([\w-]+\s+){0,2}(berichte?n?|codes?|attributen|attribuut|elementen|element|standaard|"
+    r"nummers?|kenmerken|kenmerk)\b|"
+    r"\bquel(le)?s?\s+([\w-]+\s+){0,2}(messages?|codes?|attributs?|[ée]l[ée]ments?|normes?|num[ée]ros?|"
+    r"identifiants?)\b|"
+    r"\bwelche[rs]?\s+([\w-]+\s+){0,2}(nachrichten|nachricht|codes?|kennungen|kennung|attribute?|elemente?|normen|"
+    r"norm|nummern|nummer|meldungen|meldung|werte?)\b",
     re.IGNORECASE)
 _ASKS_FOR_QUANTITY = re.compile(
     r"\b(how\s+(much|many|long|quickly|fast|soon|high|low|often|old)|when|what\s+time|until\s+when|within\s+what|"

@@ -85,6 +85,11 @@ def test_what_kind_of_fact_a_question_asks_for():
     assert asked_fact("Which ISO 20022 message does the originator PSP use?") == "identifier"
     assert asked_fact("Under which reason code can a debtor claim a refund?") == "identifier"
     assert asked_fact("Which missing-information code would its UnableToApply carry?") == "identifier"  # hyphenated
+    # plural: "which … codes" asks for codes as much as "which code" (a "when" later is no quantity asked)
+    assert asked_fact("Which status reason codes can a provider use when it rejects an enrolment?") == "identifier"
+    assert asked_fact("Welche Codes kennt die Nachricht?") == "identifier"
+    assert asked_fact("Quels codes de motif sont utilisés ?") == "identifier"
+    assert asked_fact("Welke berichten stuurt de bank?") == "identifier"
     assert asked_fact("How long is a Device Certificate valid?") == "quantity"
     assert asked_fact("Hoeveel kost een terugbetaling?") == "quantity"
     assert asked_fact("Can I pay with my fridge?") is None
