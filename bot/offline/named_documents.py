@@ -23,10 +23,6 @@ the corpus vocabulary). A qualifier matches by its stem, by its parts ("2019-202
 next one ("ABN AMRO" = "ABNAMRO"), or as an acronym of consecutive title words ("E&I" = Exceptions
 and Investigations, "IG" = Implementation Guidelines). Every qualifier but the generic ones
 (`GENERIC`) must match one title.
-
-The same title pages tell which document a question is about when it names an organisation or a
-scheme rather than a document ("how many … does ABN AMRO accept"): a name that only one shown
-rulebook's title page holds must be answered from that rulebook (`unquoted_named_rulebook`).
 """
 
 from __future__ import annotations
@@ -69,8 +65,7 @@ _BOUNDARY = {"the", "a", "an", "in", "according", "from", "by", "under", "per", 
 _AUXILIARY = {"does", "do", "did", "should", "can", "could", "may", "might", "must", "will", "would", "shall",
               "has", "have", "is", "are"}
 _WORD = re.compile(r"[\w&.\-’']+")
-# capitals only ("E&I", "RTP", "IG"): a run-together element name ("AdditionalPaymentInformation") is no acronym
-_ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Z][A-Z0-9&]*$")
+_ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Z][A-Za-z]*(?:&[A-Z][A-Za-z]*)*$|^[A-Z]&[A-Z]$")
 _TITLE_STOP = {"and", "of", "the", "for", "to", "on", "in", "a", "und", "der", "die", "das", "et", "de", "la", "le",
                "en", "van", "het"}
 
@@ -109,9 +104,7 @@ class DocumentTitle:
     def _holds_word(self, word: str) -> bool:
         if _ACRONYM.match(word):
             # "E&I", "RTP", "IG": the initials of title words, or written as such ("(RTP)")
-            # a code with digits ("MD06") is written as such or not at all: no title's initials spell it
-            spelled = not any(ch.isdigit() for ch in word) and _letters(word) in self.initials
-            return spelled or word.casefold() in self.terms
+            return _letters(word) in self.initials or word.casefold() in self.terms
         stems = tokenize(word, "en")
         if not stems:
             return True  # a stop word or punctuation: nothing to hold
@@ -240,39 +233,3 @@ def _letters(acronym: str) -> str:
 
 def _joined(first: str, second: str) -> str:
     return f"{first}{second}".casefold()
-
-
-# a run of capitalised words in the question ("ABN AMRO", "Request to Pay", "Exceptions and Investigations"),
-# joined by the small words a title keeps in lower case; not the first word of a sentence
-_CAPITALISED_RUN = re.compile(r"(?<![.?!]\s)(?<!^)\b([A-Z][\w&\-]*(?:\s+(?:(?:and|to|of|for|&)\s+)?[A-Z][\w&\-]*)*)")
-
-
-def named_rulebooks(question: str, rulebook_ids: Iterable[str], titles: Mapping[str, DocumentTitle]
-                    ) -> dict[str, set[str]]:
-    """Each capitalised run of the question (several words, or an acronym) that the title pages of some,
-    but not all, of these rulebooks hold ("ABN AMRO": the addendum's first page), with those rulebooks."""
-    shown = {r: titles[r] for r in dict.fromkeys(rulebook_ids) if r in titles}
-    named: dict[str, set[str]] = {}
-    for match in _CAPITALISED_RUN.finditer(question):
-        run = match.group(1)
-        if " " not in run and not _ACRONYM.match(run):
-            continue  # one capitalised word ("Information", an element) is a common word on many a title page
-        holding = {r for r, title in shown.items() if title.holds(tuple(run.split()))}
-        if holding and len(holding) < len(shown):
-            named[run] = holding
-    return named
-
-
-def unquoted_named_rulebook(question: str, language: str, rulebook_ids: Iterable[str], quoted: set[str],
-                            titles: Mapping[str, DocumentTitle]) -> str | None:
-    """The name the question gives one document by ("… does ABN AMRO accept …": the addendum's first page
-    names ABN AMRO) when the answer quotes no passage of that document; None otherwise, and when the
-    question's names point to several documents (a question about two documents answered from one
-    gives half an answer, not another document's)."""
-    if language[:2] != "en":
-        return None
-    named = named_rulebooks(question, rulebook_ids, titles)
-    documents = set().union(*named.values()) if named else set()
-    if len(documents) != 1 or documents & quoted:
-        return None
-    return next(iter(named))

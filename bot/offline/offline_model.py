@@ -86,7 +86,7 @@ from bot.offline.cross_reference import (
 from bot.offline.document_parts import chunk_parts, missing_parts, named_parts
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.message_elements import elements_outside_messages
-from bot.offline.named_documents import unnamed_documents, unquoted_named_rulebook
+from bot.offline.named_documents import unnamed_documents
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
 from bot.offline.pointed_component import holds_table_of, inner_row, pointed_components
 from bot.offline.question_parts import question_parts
@@ -628,13 +628,6 @@ class OfflineRulebookModel(BaseChatModel):
         if not decision.answered:
             return refusal
         text = self._quote(question, language, spans, hits, read, followed)
-        if self.vocabulary is not None and (name := unquoted_named_rulebook(
-                query, language, [c.rulebook_id for _, c in hits],
-                {c.rulebook_id for c in _cited_chunks(text, hits)}, self.vocabulary.document_titles())):
-            # "… does ABN AMRO accept …" answered from the E&I report alone: the bank's own document, shown,
-            # says nothing quoted, and another document's rows are not what the bank accepts
-            self._observe(replace(decision, absent=[name], answered=False))
-            return refusal + detail.format(terms=name)
         if decision.slot is None or decision.named_section or not _asks_for_the_value(question, language):
             return text
         # the frame line and the source handles ("[S3]") are no part of what the rulebooks say

@@ -4,14 +4,7 @@ is refused when no rulebook shown is that document, rather than answered from a 
 
 from __future__ import annotations
 
-from bot.offline.named_documents import (
-    TitlePages,
-    document_references,
-    named_rulebooks,
-    title_of,
-    unnamed_documents,
-    unquoted_named_rulebook,
-)
+from bot.offline.named_documents import TitlePages, document_references, title_of, unnamed_documents
 from bot.offline.offline_model import OfflineRulebookModel
 from bot.offline.subject_terms import CorpusVocabulary
 from knowledge.payload import ChunkPayload
@@ -87,9 +80,6 @@ def test_a_title_holds_stems_parts_joined_names_and_acronyms_of_its_words():
     assert titles["iso20022_mdr2_exceptions_investigations_2019_2020"].holds(("E&I",))
     assert not titles["iso20022_mdr2_request_to_pay_v1"].holds(("E&I",))
     assert titles["iso20022_mdr2_request_to_pay_v1"].holds(("RTP",))
-    # a code is no acronym of title words: "MD06" is not "Message Definition"
-    assert not titles["iso20022_mdr2_request_to_pay_v1"].holds(("MD06",))
-    assert titles["iso20022_mdr2_request_to_pay_v1"].holds(("MD",))
     assert titles["iso20022_mdr2_exceptions_investigations_2019_2020"].holds(("Exceptions", "2019-2020"))
     assert titles["nl_addendum_xml_sct_initiation_6-0"].holds(("ABN", "AMRO"))
     assert not title_of("SEPA Credit Transfer Scheme Rulebook", "en").holds(("SEPA", "Core", "Direct", "Debit"))
@@ -122,42 +112,3 @@ def test_the_offline_model_refuses_naming_the_document_when_only_a_sibling_is_sh
     # without a vocabulary no title page is known: the sibling's quotes are weighed as before
     text = OfflineRulebookModel(min_lexical=0.0).compose(question, "en", sibling)
     assert not text.startswith("[not covered]"), text
-
-
-def test_a_name_only_one_shown_title_page_holds_must_be_quoted():
-    titles = _titles(EI, RTP, ADDENDUM)
-    shown = ["iso20022_mdr2_exceptions_investigations_2019_2020", "nl_addendum_xml_sct_initiation_6-0"]
-    question = "How many referred documents does ABN AMRO accept per transaction?"
-    assert unquoted_named_rulebook(question, "en", shown, {"iso20022_mdr2_exceptions_investigations_2019_2020"},
-                                   titles) == "ABN AMRO"
-    assert unquoted_named_rulebook(question, "en", shown, {"nl_addendum_xml_sct_initiation_6-0"}, titles) is None
-    # names pointing to two documents: half an answer is still an answer about what was asked
-    both = "Which body approved the E&I and the Request To Pay reports?"
-    assert unquoted_named_rulebook(both, "en", [*shown, "iso20022_mdr2_request_to_pay_v1"],
-                                   {"iso20022_mdr2_exceptions_investigations_2019_2020"}, titles) is None
-    # a title's small words keep its run whole: two documents named, one quoted is half an answer
-    spelled = "When were the Exceptions and Investigations 2019-2020 and the Request to Pay definitions approved?"
-    assert set(named_rulebooks(spelled, [*shown, "iso20022_mdr2_request_to_pay_v1"], titles)) == {
-        "Exceptions and Investigations", "Request to Pay"}
-    assert unquoted_named_rulebook(spelled, "en", [*shown, "iso20022_mdr2_request_to_pay_v1"],
-                                   {"iso20022_mdr2_request_to_pay_v1"}, titles) is None
-    # a name every shown title page holds tells no document apart
-    assert named_rulebooks("What does Part 2 say?", ["iso20022_mdr2_exceptions_investigations_2019_2020",
-                                                     "iso20022_mdr2_request_to_pay_v1"], titles) == {}
-
-
-def test_the_offline_model_refuses_an_answer_that_quotes_another_document_than_the_one_named():
-    guide = _chunk("iso20022_mdr2_exceptions_investigations_2019_2020", 3, 317,
-                   "Referred document information is accepted in the structured remittance information of "
-                   "the message, many times per transaction.")
-    addendum = _chunk("nl_addendum_xml_sct_initiation_6-0", 4, 12, "Addendum: ABN AMRO ignores the batch booking "
-                      "indicator.")
-    model = OfflineRulebookModel(min_lexical=0.0, vocabulary=CorpusVocabulary(_Store([*EI, guide, *ADDENDUM,
-                                                                                      addendum])))
-    question = "Does ABN AMRO accept referred document information in the structured remittance information?"
-    text = model.compose(question, "en", [("S1", guide), ("S2", addendum)])
-    assert text.startswith("[not covered]") and "ABN AMRO" in text, text
-    # the same question without the bank's name is answered from the guide
-    text = model.compose("Is referred document information accepted in the structured remittance information?",
-                         "en", [("S1", guide), ("S2", addendum)])
-    assert not text.startswith("[not covered]") and "many times" in text, text
