@@ -38,10 +38,11 @@ MAX_QUALIFIERS = 8
 MAX_TITLE_CHARS = 1500  # of the first page: title block, version, publisher
 MAX_ACRONYM_WORDS = 5
 
+# matched against a whole word of the question (`_WORD` keeps "rulebook's" one word: a possessive is none)
 _DOCUMENT_NOUN = re.compile(
-    r"(?<![\w-])(documents?|documentation|guides?|guidelines?|rulebooks?|addend(?:um|a)|handbooks?|manuals?|"
-    r"specifications?)(?![\w-])(?!['’]s)", re.I)
-_ACRONYM_NOUN = re.compile(r"(?<![\w-])(messages|reports?)(?![\w-])(?!['’]s)", re.I)
+    r"documents?|documentation|guides?|guidelines?|rulebooks?|addend(?:um|a)|handbooks?|manuals?|specifications?",
+    re.I)
+_ACRONYM_NOUN = re.compile(r"messages|reports?", re.I)
 # the word after the noun that makes it a field or a kind, not a document ("document type", "guide line")
 _NOT_A_TITLE_AFTER = {"type", "types", "line", "lines", "number", "numbers", "identification", "format",
                       "reference", "references", "amount", "date", "id", "code", "codes", "level"}
@@ -137,7 +138,7 @@ def title_of(text: str, language: str | None) -> DocumentTitle:
     terms = set(tokenize(text, language)) | set(tokenize(text, "en"))
     ordered = tokenize(text, None)
     terms |= {_joined(a, b) for a, b in zip(ordered, ordered[1:], strict=False)}
-    words = [w for w in re.findall(r"[^\W\d_]+", text)]
+    words = re.findall(r"[^\W\d_]+", text)
     initials: set[str] = set()
     for kept in (words, [w for w in words if w.casefold() not in _TITLE_STOP]):
         for start in range(len(kept)):
@@ -155,11 +156,9 @@ def document_references(question: str, language: str) -> list[Reference]:
     words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(question)]
     references: list[Reference] = []
     for index, (word, _, end) in enumerate(words):
-        document = _DOCUMENT_NOUN.fullmatch(word.rstrip(".,;:?!"))
-        acronym_noun = _ACRONYM_NOUN.fullmatch(word.rstrip(".,;:?!"))
-        if not document and not acronym_noun:
-            continue
-        if question[end:end + 2] in ("'s", "’s"):
+        noun = word.rstrip(".,;:?!")
+        acronym_noun = _ACRONYM_NOUN.fullmatch(noun)
+        if not acronym_noun and not _DOCUMENT_NOUN.fullmatch(noun):
             continue
         after = words[index + 1][0].casefold().strip(".,;:?!") if index + 1 < len(words) else ""
         if after in _NOT_A_TITLE_AFTER:
@@ -176,7 +175,7 @@ def document_references(question: str, language: str) -> list[Reference]:
             continue  # "a referred document", a run with no article before it
         if position > 0 and words[position - 1][0].casefold() in _AUXILIARY:
             continue  # "how should the MLRO document …", "does the ADGM offer guidelines": the noun may be a verb's
-        if word.rstrip(".,;:?!").casefold().endswith("s") and {"and", "or"} & {q.casefold() for q in qualifiers}:
+        if noun.casefold().endswith("s") and {"and", "or"} & {q.casefold() for q in qualifiers}:
             continue  # "the FSMR and AML Rulebooks": several documents, any of which may be the one meant
         named = [q for q in qualifiers if q.casefold() not in GENERIC]
         if not any(any(ch.isupper() or ch.isdigit() for ch in q) for q in named):
@@ -205,9 +204,8 @@ def unnamed_documents(question: str, language: str, rulebook_ids: Iterable[str],
 
 def _written(reference: Reference, passages: str) -> bool:
     """The passages write the reference's qualifiers and noun in a row (any case, any inflection of the noun)."""
-    words = [w for w in reference.qualifiers if w.casefold() not in ("the",)]
     noun = re.sub(r"(s|a|um)$", "", reference.text.split()[-1].strip(".,;:?!"), flags=re.I)
-    pattern = r"(?<![\w-])" + r"\s+".join([*(re.escape(w) for w in words), re.escape(noun) + r"\w*"])
+    pattern = r"(?<![\w-])" + r"\s+".join([*(re.escape(w) for w in reference.qualifiers), re.escape(noun) + r"\w*"])
     return re.search(pattern, passages, re.I) is not None
 
 

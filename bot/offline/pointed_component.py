@@ -7,7 +7,7 @@ details)'. A question about an element *inside* it ("once a CancellationReason i
 Reason inside it mandatory?") is answered by the component's structure table ("Reason <Rsn> |
 [1..1]"), which shares few words with the question and is rarely what a search shows: the question
 names the element it is inside, not the component. The assistant reads the component's section when
-a quoted record points to it (`to_read`); the row is shown when it names an element the question
+a quoted record points to it (`OfflineRulebookModel._section_to_read`, with `pointed_components`); the row is shown when it names an element the question
 names that is not the pointing element itself (`inner_row`), so a question about the element whose
 record points ("is CancellationReason mandatory?") keeps its own answer.
 """
