@@ -1,7 +1,9 @@
 """Section headers by regular expressions, checked against the document's own numbering.
 
 Recognised headers:
-- numbered: "4", "4.2", "4.2.1 Title" (up to six levels, each part at most two digits);
+- numbered: "4", "4.2", "4.2.1 Title" (up to six levels; the first part at most two digits, the
+  others at most three: a national addendum numbers its message items 2.1 … 2.99, 2.100 … 2.140, and
+  with two digits every item after 2.99 ran on inside "2.99 Unstructured", cited under its number);
 - chapters: "Chapter 3 Title" (also Hoofdstuk / Chapitre / Kapitel), path ["3"];
 - annexes: "Annex II Title" (Bijlage / Annexe / Anhang / Appendix); numbering restarts inside, so
   an annex's sections carry its name: ["Annex II", "Annex II 4", "Annex II 4.1"];
@@ -42,8 +44,8 @@ HEIGHT_TOLERANCE = 0.9
 MIN_PATTERN_HEADINGS = 3
 LETTER_PART_MIN_RATIO = 1.15  # of the body text's size, for a lettered part not set in bold
 
-_NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,5})\.?\s+(\S.*)$")
-_LETTERED = re.compile(r"^([A-Z])\.(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+(\S.*)$")
+_NUMBERED = re.compile(r"^(\d{1,2}(?:\.\d{1,3}){0,5})\.?\s+(\S.*)$")
+_LETTERED = re.compile(r"^([A-Z])\.(\d{1,2}(?:\.\d{1,3}){0,4})\.?\s+(\S.*)$")
 _LETTER_PART = re.compile(r"^([A-Z])\.\s+(\S.*)$")
 _CHAPTER = re.compile(r"(?i)^(?:chapter|hoofdstuk|chapitre|kapitel)\s+(\d{1,2}|[IVXL]{1,6})\b[\s.:\-–—]*(.*)$")
 _ANNEX = re.compile(r"(?i)^(annex|annexe|bijlage|anhang|appendix)\s+([IVXL]{1,6}|\d{1,2}|[A-Z])\b[\s.:\-–—]*(.*)$")

@@ -43,6 +43,20 @@ def test_footnotes_list_items_dates_amounts_and_going_back_are_not_sections():
     assert paths == [["2"], None, ["2", "2.1"], None, None, None, None, None, None, None, ["2", "2.2"]]
 
 
+def test_a_hundredth_item_follows_the_ninety_ninth_and_thousands_are_no_sections():
+    # the ABN AMRO addendum numbers its message items 2.1 … 2.99, 2.100, 2.101 …
+    items = [(f"2.{n} Message item {chr(65 + n % 26)}", 11) for n in range(1, 102)]
+    paths = _detect([
+        ("2 Message items", 14), *items, (BODY, 10),
+        ("1.000 Transactions a day are the limit for a batch", 10),  # an amount: goes back
+        ("2.250 Payments are grouped per day", 10),                   # not a successor of 2.101
+        ("2.102 Type", 11),
+    ])
+    assert paths[98:] == [["2", "2.98"], ["2", "2.99"], ["2", "2.100"], ["2", "2.101"], None, None, None,
+                          ["2", "2.102"]]
+    assert all(p is not None for p in paths[:102])
+
+
 def test_table_of_contents_lines_do_not_open_sections():
     specs = [("Table of Contents", 12), ("1 Vision and Objectives 15", 10), ("1.1 Vision 15", 10),
              ("2 Scope of the Scheme .......... 20", 10), (BODY, 10), ("1 Vision and Objectives", 12)]
