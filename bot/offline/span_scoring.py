@@ -123,6 +123,8 @@ DEFINING_PICKS = 8
 # of them with its bar, and an unmeasured one would pass it unseen
 VALUE_PICKS = 8
 MIN_WORDS = 4
+# captions' positions in their chunk start here: a caption has no neighbour sentence to quote with it
+CAPTION_POSITION = 10_000
 LEAD_IN_REACH = 12  # lines after a lead-in ending in ":" whose short list items are quotable
 MAX_TITLE_WORDS = 15
 TOC_ENTRIES = 4
@@ -138,6 +140,15 @@ _DOT_LEADER = re.compile(r"(?:\.\s?){6,}|(?:…\s?){3,}")
 _GLYPH_BULLET = re.compile(r"^\s*[•●▪◦‣∙·\-–−*](?:\s+[•●▪◦‣∙·\-–−*])*\s+")
 _LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–−*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
+# a question about a figure: "Which figure shows …?", "What is Figure 3 called?", "Welche Abbildung …",
+# "Welke figuur …"; in French "figure" is also a verb ("Quel libellé figure sur le relevé ?"), so there
+# only the noun after a determiner or before its number counts
+_FIGURE_WORDS = re.compile(
+    r"\b(?:figures?(?!\s+out\b)|diagrams?|charts?|illustrations?|abbildung(?:en)?|schaubild(?:er)?|diagramm(?:e)?|"
+    r"grafik(?:en)?|figuur|figuren|afbeelding(?:en)?|grafiek(?:en)?)\b", re.IGNORECASE)
+_FIGURE_WORDS_FR = re.compile(
+    r"\b(?:(?:la|une|les|des|quelle|quelles|cette|ces)\s+figures?|figure\s+\d+|sch[ée]mas?|diagrammes?|"
+    r"graphiques?|illustrations?)\b", re.IGNORECASE)
 # page furniture: a copyright line (with the running header the PDF text joins to it) answers nothing
 # ("(c)" only with a year after it, optionally behind the holder's name: "(c) 2019 SWIFT", "(c) EPC 2023";
 # "(c) the participant shall …" is the third item of a list)
@@ -181,6 +192,7 @@ class Span:
     holds_asked_fact: bool = False  # the question asks for an amount, a time or a code, and this span has one
     defining: bool = False  # the row or sentence that defines an identifier the question names
     holds_value: bool = False  # the question asks for money, a duration or a count, and this span holds one
+    caption: bool = False  # a figure's caption, quoted only for a question about a figure (`caption_spans`)
 
     @property
     def bonus(self) -> float:
@@ -456,6 +468,25 @@ def is_heading(sentence: str, chunk: ChunkPayload) -> bool:
     if not ends and len(words) <= MAX_TITLE_WORDS and capitalised * 3 >= len(words) * 2:
         return True  # a title line: "5Y Jump Certificate SOLEDVSP with 87.50% Protection"
     return not ends and bool(_CAPTION.match(text))
+
+
+def asks_about_figure(question: str, language: str | None = None) -> bool:
+    """The question asks which figure shows something, or what a figure is called."""
+    pattern = _FIGURE_WORDS_FR if (language or "")[:2] == "fr" else _FIGURE_WORDS
+    return pattern.search(question) is not None
+
+
+def caption_spans(handle: str, chunk: ChunkPayload, rank: int) -> list[Span]:
+    """The captions of the chunk's figures ("Figure 1: Relationship between the kind of account number, the
+    reference and message options"), which `chunk_spans` leaves out as labels: to a question about a
+    figure the caption is the answer. Not the list of figures (its dot leaders lead to a page number)."""
+    captions: list[Span] = []
+    for block in _BLOCK_SPLIT.split(chunk.text):
+        text = " ".join(block.split())
+        if _CAPTION.match(text) and not _DOT_LEADER.search(text) and not re.match(r"(?i)\W*tab", text) \
+                and len(text.split()) >= MIN_WORDS:
+            captions.append(Span(handle, chunk, rank, text, position=CAPTION_POSITION + len(captions), caption=True))
+    return captions
 
 
 def chunk_spans(handle: str, chunk: ChunkPayload, rank: int) -> list[Span]:
@@ -1145,8 +1176,9 @@ class SpanScorer:
               extra_terms: Sequence[str] = (), language: str | None = None) -> list[Span]:
         """The spans of `hits`, best first; `language` is the question's (None: not told)."""
         spans: list[Span] = []
+        figure = asks_about_figure(query, language)
         for rank, (handle, chunk) in enumerate(hits):
-            for span in chunk_spans(handle, chunk, rank):
+            for span in [*chunk_spans(handle, chunk, rank), *(caption_spans(handle, chunk, rank) if figure else [])]:
                 span.from_section = chunk.chunk_id in section_ids
                 spans.append(span)
         if not spans:
@@ -1294,6 +1326,9 @@ class SpanScorer:
                 span.defining = True
             if titled and not span.defining and span.table is None and span.position == 0 \
                     and _title_term(span.chunk.section_title) in titled:
+                clues["defines"] = 1.0
+                span.defining = True
+            if span.caption and not span.defining:  # asked about a figure: its caption names what it shows
                 clues["defines"] = 1.0
                 span.defining = True
             other_language = language is not None and lang != language[:2]

@@ -220,3 +220,28 @@ def test_a_record_under_the_message_the_question_names_is_quoted_first_though_it
         "In a DebitAuthorisationRequest, is CancellationReason mandatory?", "en", [("S1", other), ("S2", named)])
     quotes = [line for line in text.splitlines() if line.startswith("- ")]
     assert quotes and "[S2]" in quotes[0] and ("(1..1)" in quotes[0] or "[1..1]" in quotes[0]), text
+
+
+def test_a_question_about_a_figure_is_answered_by_its_caption_and_only_then_is_a_caption_quoted():
+    body = ("For example, when a QR-IBAN is used, a QR reference must always be sent with the payment.\n\n"
+            "Figure 1: Relationship between the kind of account number, the reference and message options\n\n"
+            "Important: a QR-IBAN can only be used for incoming payments with a QR reference.")
+    hits = [("S1", chunk(body))]
+    model = OfflineRulebookModel(min_lexical=0.2)
+    asked = model.compose("Which figure shows which kind of reference goes with which kind of account number?",
+                          "en", hits)
+    assert "Figure 1: Relationship between the kind of account number" in asked, asked
+    # elsewhere a caption is a label, not an answer
+    other = model.compose("Which kind of reference goes with which kind of account number?", "en", hits)
+    assert "Figure 1" not in other and "QR reference must always be sent" in other, other
+
+
+def test_which_questions_ask_about_a_figure():
+    from bot.offline.span_scoring import asks_about_figure
+    assert asks_about_figure("Which figure of the SIX document shows the IBAN's structure?", "en")
+    assert asks_about_figure("Welche Abbildung zeigt den Zahlungsprozess?", "de")
+    assert asks_about_figure("Welke figuur toont de opbouw van de QR-IBAN?", "nl")
+    assert asks_about_figure("Que montre la figure 3 du guide ?", "fr")
+    # French "figure" is also a verb; "figure out" is no figure either
+    assert not asks_about_figure("Quel libellé figure sur le relevé papier d'ABN AMRO ?", "fr")
+    assert not asks_about_figure("How do I figure out the check digit of a QR reference?", "en")
