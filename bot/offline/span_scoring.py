@@ -123,8 +123,9 @@ DEFINING_PICKS = 8
 # of them with its bar, and an unmeasured one would pass it unseen
 VALUE_PICKS = 8
 MIN_WORDS = 4
-# captions' positions in their chunk start here: a caption has no neighbour sentence to quote with it
-CAPTION_POSITION = 10_000
+# labels' positions in their chunk start here: a caption or heading has no neighbour sentence to quote with it
+LABEL_POSITION = 10_000
+MAX_HEADING_CHARS = 120
 LEAD_IN_REACH = 12  # lines after a lead-in ending in ":" whose short list items are quotable
 MAX_TITLE_WORDS = 15
 TOC_ENTRIES = 4
@@ -141,11 +142,19 @@ _GLYPH_BULLET = re.compile(r"^\s*[•●▪◦‣∙·\-–−*](?:\s+[•●▪
 _LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–−*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
 # a question about a figure: "Which figure shows …?", "What is Figure 3 called?", "Welche Abbildung …",
-# "Welke figuur …"; in French "figure" is also a verb ("Quel libellé figure sur le relevé ?"), so there
-# only the noun after a determiner or before its number counts
+# "Welke figuur …". An English "figure" is also an amount ("the figure used for the 80% distribution"), so
+# it counts after "which"/"what", before its number or before "shows"; in French "figure" is also a verb
+# ("Quel libellé figure sur le relevé ?"), so there only the noun after a determiner or before its number
 _FIGURE_WORDS = re.compile(
-    r"\b(?:figures?(?!\s+out\b)|diagrams?|charts?|illustrations?|abbildung(?:en)?|schaubild(?:er)?|diagramm(?:e)?|"
+    r"\b(?:(?:which|what)\s+(?:\w+\s+)?figures?|figures?\s+\d+|figures?\s+(?:that\s+|which\s+)?(?:shows?|showing|"
+    r"depicts?|illustrates?)|diagrams?|charts?|illustrations?|abbildung(?:en)?|schaubild(?:er)?|diagramm(?:e)?|"
     r"grafik(?:en)?|figuur|figuren|afbeelding(?:en)?|grafiek(?:en)?)\b", re.IGNORECASE)
+# "Under which section number does the addendum describe …", "which chapter covers …", "In welchem Kapitel
+# …", "Welk hoofdstuk …", "Dans quel chapitre …"
+_WHICH_SECTION = re.compile(
+    r"\b(?:(?:which|what)\s+(?:section|chapter|annex|paragraph)s?|section\s+number|chapter\s+number|"
+    r"welche[mnrs]?\s+(?:kapitel|abschnitt|anhang)|welke?\s+(?:hoofdstuk|paragraaf|sectie|bijlage)|"
+    r"quel(?:le)?s?\s+(?:chapitre|section|annexe|paragraphe))\b", re.IGNORECASE)
 _FIGURE_WORDS_FR = re.compile(
     r"\b(?:(?:la|une|les|des|quelle|quelles|cette|ces)\s+figures?|figure\s+\d+|sch[ée]mas?|diagrammes?|"
     r"graphiques?|illustrations?)\b", re.IGNORECASE)
@@ -192,7 +201,7 @@ class Span:
     holds_asked_fact: bool = False  # the question asks for an amount, a time or a code, and this span has one
     defining: bool = False  # the row or sentence that defines an identifier the question names
     holds_value: bool = False  # the question asks for money, a duration or a count, and this span holds one
-    caption: bool = False  # a figure's caption, quoted only for a question about a figure (`caption_spans`)
+    label: bool = False  # a caption or a heading, quoted only for a question asking for one (`label_spans`)
 
     @property
     def bonus(self) -> float:
@@ -476,17 +485,28 @@ def asks_about_figure(question: str, language: str | None = None) -> bool:
     return pattern.search(question) is not None
 
 
-def caption_spans(handle: str, chunk: ChunkPayload, rank: int) -> list[Span]:
-    """The captions of the chunk's figures ("Figure 1: Relationship between the kind of account number, the
-    reference and message options"), which `chunk_spans` leaves out as labels: to a question about a
-    figure the caption is the answer. Not the list of figures (its dot leaders lead to a page number)."""
-    captions: list[Span] = []
+def asks_for_section(question: str) -> bool:
+    """The question asks where a document covers something: under which section, chapter or annex."""
+    return _WHICH_SECTION.search(question) is not None
+
+
+def label_spans(handle: str, chunk: ChunkPayload, rank: int, figures: bool, sections: bool) -> list[Span]:
+    """The labels `chunk_spans` leaves out, for a question that asks for one: the captions of the chunk's
+    figures ("Figure 1: Relationship between the kind of account number, the reference and message
+    options") and its section headings ("3.4 Posting of an incoming Sepa Credit Transfer (Credit)",
+    "1.1.4 Chapter 4: "Swiss QR Code database""). To "which figure shows …" or "under which section …"
+    the label is the answer; elsewhere it answers nothing. Never a contents line (its dot leaders lead to
+    a page number), and never a table's caption (the table's rows are quoted instead)."""
+    labels: list[Span] = []
     for block in _BLOCK_SPLIT.split(chunk.text):
         text = " ".join(block.split())
-        if _CAPTION.match(text) and not _DOT_LEADER.search(text) and not re.match(r"(?i)\W*tab", text) \
-                and len(text.split()) >= MIN_WORDS:
-            captions.append(Span(handle, chunk, rank, text, position=CAPTION_POSITION + len(captions), caption=True))
-    return captions
+        if len(text.split()) < MIN_WORDS or _DOT_LEADER.search(text) or _ends_sentence(text):
+            continue
+        caption = _CAPTION.match(text) is not None and re.match(r"(?i)\W*tab", text) is None
+        heading = _SECTION_NUMBER.match(text) is not None and len(text) <= MAX_HEADING_CHARS
+        if (figures and caption) or (sections and heading and not _CAPTION.match(text)):
+            labels.append(Span(handle, chunk, rank, text, position=LABEL_POSITION + len(labels), label=True))
+    return labels
 
 
 def chunk_spans(handle: str, chunk: ChunkPayload, rank: int) -> list[Span]:
@@ -1176,9 +1196,10 @@ class SpanScorer:
               extra_terms: Sequence[str] = (), language: str | None = None) -> list[Span]:
         """The spans of `hits`, best first; `language` is the question's (None: not told)."""
         spans: list[Span] = []
-        figure = asks_about_figure(query, language)
+        figures, sections = asks_about_figure(query, language), asks_for_section(query)
         for rank, (handle, chunk) in enumerate(hits):
-            for span in [*chunk_spans(handle, chunk, rank), *(caption_spans(handle, chunk, rank) if figure else [])]:
+            labels = label_spans(handle, chunk, rank, figures, sections) if figures or sections else []
+            for span in [*chunk_spans(handle, chunk, rank), *labels]:
                 span.from_section = chunk.chunk_id in section_ids
                 spans.append(span)
         if not spans:
@@ -1328,7 +1349,7 @@ class SpanScorer:
                     and _title_term(span.chunk.section_title) in titled:
                 clues["defines"] = 1.0
                 span.defining = True
-            if span.caption and not span.defining:  # asked about a figure: its caption names what it shows
+            if span.label and not span.defining:  # asked for a figure or section: its label names what it holds
                 clues["defines"] = 1.0
                 span.defining = True
             other_language = language is not None and lang != language[:2]

@@ -245,3 +245,25 @@ def test_which_questions_ask_about_a_figure():
     # French "figure" is also a verb; "figure out" is no figure either
     assert not asks_about_figure("Quel libellé figure sur le relevé papier d'ABN AMRO ?", "fr")
     assert not asks_about_figure("How do I figure out the check digit of a QR reference?", "en")
+    assert not asks_about_figure("May I adjust net income before arriving at the figure used for the dividend?", "en")
+
+
+def test_a_question_asking_under_which_section_is_answered_by_the_section_heading():
+    body = ("3.4 Posting of an incoming Sepa Credit Transfer (Credit)\n\n"
+            "Incoming credit transfers are reported as single credits with the debtor's name and account.")
+    hits = [("S1", chunk(body))]
+    model = OfflineRulebookModel(min_lexical=0.2)
+    asked = model.compose("Under which section number is the posting of an incoming Sepa credit transfer described?",
+                          "en", hits)
+    assert "3.4 Posting of an incoming Sepa Credit Transfer (Credit)" in asked, asked
+    other = model.compose("How is an incoming Sepa credit transfer posted?", "en", hits)
+    assert "3.4 Posting" not in other and "reported as single credits" in other, other
+
+
+def test_which_questions_ask_for_a_section():
+    from bot.offline.span_scoring import asks_for_section
+    assert asks_for_section("Which chapter of the guidelines covers the Swiss QR Code database?")
+    assert asks_for_section("Under which section number does the addendum describe returns?")
+    assert asks_for_section("In welchem Kapitel steht die Zeichensatz-Regel?")
+    assert asks_for_section("Dans quel chapitre le guide décrit-il la QR-IBAN ?")
+    assert not asks_for_section("What does section 2.2 say about the scheme's participants?")
