@@ -836,6 +836,8 @@ _WHAT_IS_NAME = re.compile(r"^\W*(?i:what\s+(?:is|are)\s+(?:the\s+|an?\s+)?)(?:[
                            r"[A-Z][a-z]+\s+(?i:in|of)\s+(?i:the\s+|an?\s+)?\S+\s+(?i:message))")
 # "CreditorAgent <CdtrAgt> contains the following elements (see … on page 207 for details)": a pointer
 # to the component that details the element; its record ("Presence: … Definition: …") defines it
+# a question opening with where its element is: "In the CancellationDetails of a camt.029 …, how often …"
+_LEADING_PLACE = re.compile(r"^\W*(?:in|within|inside|for|under)\s+[^,?]{3,}?,", re.IGNORECASE)
 POINTS_ON = re.compile(r"\bcontains\s+(?:one\s+of\s+)?the\s+following\b")
 
 
@@ -1254,6 +1256,13 @@ class SpanScorer:
         conditioned = (question_names | capitalised_names(query)) - naming - messages if condition and named_message else set()
         if asked_elements - messages or single:
             asked_elements, spelled = asked_elements - messages, spelled - messages
+        # "In the ModificationDetails of a camt.029 ResolutionOfInvestigation (PaymentTransaction116), may the
+        # Assigner be a non-bank party?": the names of a leading "In …," phrase say where the element asked
+        # about is, when the rest of the question names one; their own records do not answer
+        placed = element_names(_LEADING_PLACE.match(query).group(0)) if _LEADING_PLACE.match(query) else set()
+        rest = query[len(_LEADING_PLACE.match(query).group(0)):] if placed else ""
+        if placed and (element_names(rest) | capitalised_names(rest)) - naming - messages:
+            asked_elements -= placed
         # "How many amendments can one creditor enrolment amendment request carry?": those words spell the
         # message RequestToPayCreditorEnrolmentAmendmentRequest, so CreditorEnrolment inside them is part of
         # the message's name, not an element asked about (its row would answer for the wrong element)

@@ -267,3 +267,19 @@ def test_which_questions_ask_for_a_section():
     assert asks_for_section("In welchem Kapitel steht die Zeichensatz-Regel?")
     assert asks_for_section("Dans quel chapitre le guide décrit-il la QR-IBAN ?")
     assert not asks_for_section("What does section 2.2 say about the scheme's participants?")
+
+
+def test_the_names_of_a_leading_in_phrase_place_the_element_asked_about_and_do_not_answer():
+    from bot.offline.span_scoring import SpanScorer
+
+    hits = [("S1", chunk("ModificationDetails <ModDtls> Presence: [0..1] Definition: Specifies the details of the "
+                         "underlying transaction being modified.", index=0)),
+            ("S2", chunk("Assigner <Assgnr> Presence: [0..1] Definition: Party who assigns the case. Datatype: "
+                         "Party40Choice", index=1))]
+    question = "In the ModificationDetails of a camt.029 ResolutionOfInvestigation, is the Assigner mandatory?"
+    spans = SpanScorer(None, None).score(question, hits, set())
+    defining = [s.text.split()[0] for s in spans if s.defining]
+    assert defining == ["Assigner"], defining
+    # a question naming no other element keeps the named one as the one asked about
+    alone = SpanScorer(None, None).score("In a camt.029, is ModificationDetails mandatory?", hits, set())
+    assert [s.text.split()[0] for s in alone if s.defining] == ["ModificationDetails"]
