@@ -1027,6 +1027,12 @@ def _title_term(title: str) -> str:
     return _fold(re.sub(r"^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s*", "", title or "")).strip()
 
 
+def _own_section(span: Span, names: set[str]) -> bool:
+    """The span is in the section a component's own heading opens ("19.1.20.3 RemittanceInformation16")."""
+    title = (span.chunk.section_title or "").strip()
+    return bool(title) and " " not in title and title.casefold() in names
+
+
 def asks_about_element(question: str) -> bool:
     """Does the question ask about an element itself (its type, format, length, multiplicity, whether
     it is mandatory, what it means), rather than about a rule or a step that involves it?"""
@@ -1340,6 +1346,12 @@ class SpanScorer:
                 clues["condition"] = 1.0
             if asked_elements and not span.defining and defines(span, asked_elements) \
                     and not POINTS_ON.search(span.text):
+                clues["element_defines"] = 1.0
+                span.defining = True
+            if asked_elements and not span.defining and _own_section(span, asked_elements):
+                # a component the question names ("In RemittanceInformation16, how many structured blocks
+                # …?") is defined by its own section: the definition under its heading and its structure
+                # table, whose rows are keyed by the elements inside it, not by its name
                 clues["element_defines"] = 1.0
                 span.defining = True
             if spelled and not span.defining and (span.row is not None or is_record(span.text)) \

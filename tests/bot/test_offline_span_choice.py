@@ -283,3 +283,24 @@ def test_the_names_of_a_leading_in_phrase_place_the_element_asked_about_and_do_n
     # a question naming no other element keeps the named one as the one asked about
     alone = SpanScorer(None, None).score("In a camt.029, is ModificationDetails mandatory?", hits, set())
     assert [s.text.split()[0] for s in alone if s.defining] == ["ModificationDetails"]
+
+
+def test_a_component_the_question_names_is_defined_by_its_own_section():
+    from bot.offline.span_scoring import SpanScorer
+
+    table = ("Or,MessageElement<XML Tag>,Mult.,Type\n"
+             ",Unstructured <Ustrd>,[0..*],Text\n"
+             ",Structured <Strd>,[0..*],\n")
+    own = ChunkPayload(chunk_id="GUIDE-1:7", rulebook_id="GUIDE-1", rulebook_title="Message guide", page_start=338,
+                       page_end=338, section_path=["19", "19.1.20.3"], section_key="19.1.20.3",
+                       section_title="RemittanceInformation16", chunk_index=7,
+                       text="19.1.20.3 RemittanceInformation16\n\nDefinition: Information supplied to enable the "
+                            "matching of an entry with the items that the payment is intended to settle.\n\n" + table,
+                       tables_csv=[table], content_hash="h7")
+    other = chunk("Structured remittance information is used by the creditor to match a payment to its invoices.")
+    hits = [("S1", other), ("S2", own)]
+    spans = SpanScorer(None, None).score("How many structured blocks may RemittanceInformation16 hold?", hits, set())
+    assert {s.text for s in spans if s.defining} == {s.text for s in spans if s.chunk is own}
+    # a question that names no component finds nothing defining there
+    plain = SpanScorer(None, None).score("How many structured blocks may a remittance hold?", hits, set())
+    assert not any(s.defining for s in plain)
