@@ -748,6 +748,10 @@ class OfflineRulebookModel(BaseChatModel):
             for span in chosen[:INTRODUCED_TABLE_QUOTES]:
                 if blocks := block_rows(span, spans):
                     rows = [blocks[0], *(r for r in rows if not _same_table(r, blocks[0]))]
+                    if best.row is not None and _same_table(best, blocks[0]) and best not in blocks:
+                        # the best span is a row of that structure table but no block ("Message root
+                        # <Document> <ReqToPayCdtrEnrlmntAmdmntReq>"): it answers, the blocks' rows add to it
+                        blocks = [best, *blocks]
                     break
         chosen = [_with_own_name(span) for span in chosen]
         return self._write(language, chosen, rows, spans, table_first=best.table is not None, listing=listing,

@@ -62,3 +62,11 @@ def test_the_answer_shows_each_blocks_multiplicity_when_the_question_asks_about_
     # a question about what the blocks are for, not their presence, keeps the sentence alone
     purpose = "In a RequestToModifyPayment, which building block carries the changes we ask for?"
     assert "| Modification <Mod> |" not in model.compose(purpose, "en", HITS, set())
+
+
+def test_the_best_row_of_the_structure_table_stays_beside_the_blocks_rows():
+    # "What is the root element?": the root row answers; the outline's blocks add their rows, not replace it
+    model = OfflineRulebookModel(min_lexical=0.0)
+    text = model.compose("What is the message root element of the RequestToModifyPaymentV07 message?", "en",
+                         HITS, set())
+    assert "Message root <Document> <ReqToModfyPmt>" in text and "| Modification <Mod> |" in text, text
