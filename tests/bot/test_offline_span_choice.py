@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.offline.offline_model import OfflineRulebookModel
 from bot.offline.span_scoring import Span, asks_for_list, defines, depends_on_previous, is_condition
 from knowledge.payload import ChunkPayload
@@ -222,18 +224,25 @@ def test_a_record_under_the_message_the_question_names_is_quoted_first_though_it
     assert quotes and "[S2]" in quotes[0] and ("(1..1)" in quotes[0] or "[1..1]" in quotes[0]), text
 
 
-def test_a_question_about_a_figure_is_answered_by_its_caption_and_only_then_is_a_caption_quoted():
-    body = ("For example, when a QR-IBAN is used, a QR reference must always be sent with the payment.\n\n"
-            "Figure 1: Relationship between the kind of account number, the reference and message options\n\n"
-            "Important: a QR-IBAN can only be used for incoming payments with a QR reference.")
-    hits = [("S1", chunk(body))]
+@pytest.mark.parametrize(("label", "body", "asked", "plain", "answer"), [
+    ("Figure 1: Relationship between the kind of account number, the reference and message options",
+     "For example, when a QR-IBAN is used, a QR reference must always be sent with the payment.",
+     "Which figure shows which kind of reference goes with which kind of account number?",
+     "Which kind of reference goes with which kind of account number?", "QR reference must always be sent"),
+    ("3.4 Posting of an incoming Sepa Credit Transfer (Credit)",
+     "Incoming credit transfers are reported as single credits with the debtor's name and account.",
+     "Under which section number is the posting of an incoming Sepa credit transfer described?",
+     "How is an incoming Sepa credit transfer posted?", "reported as single credits"),
+], ids=["figure caption", "section heading"])
+def test_a_question_asking_which_figure_or_section_is_answered_by_its_label_and_only_then(label, body, asked, plain,
+                                                                                      answer):
+    hits = [("S1", chunk(f"{body}\n\n{label}\n\nImportant: this is a further sentence of the same page."))]
     model = OfflineRulebookModel(min_lexical=0.2)
-    asked = model.compose("Which figure shows which kind of reference goes with which kind of account number?",
-                          "en", hits)
-    assert "Figure 1: Relationship between the kind of account number" in asked, asked
-    # elsewhere a caption is a label, not an answer
-    other = model.compose("Which kind of reference goes with which kind of account number?", "en", hits)
-    assert "Figure 1" not in other and "QR reference must always be sent" in other, other
+    text = model.compose(asked, "en", hits)
+    assert label in text, text
+    # elsewhere a caption or heading is a label, not an answer
+    other = model.compose(plain, "en", hits)
+    assert label not in other and answer in other, other
 
 
 def test_which_questions_ask_about_a_figure():
@@ -246,18 +255,6 @@ def test_which_questions_ask_about_a_figure():
     assert not asks_about_figure("Quel libellé figure sur le relevé papier d'ABN AMRO ?", "fr")
     assert not asks_about_figure("How do I figure out the check digit of a QR reference?", "en")
     assert not asks_about_figure("May I adjust net income before arriving at the figure used for the dividend?", "en")
-
-
-def test_a_question_asking_under_which_section_is_answered_by_the_section_heading():
-    body = ("3.4 Posting of an incoming Sepa Credit Transfer (Credit)\n\n"
-            "Incoming credit transfers are reported as single credits with the debtor's name and account.")
-    hits = [("S1", chunk(body))]
-    model = OfflineRulebookModel(min_lexical=0.2)
-    asked = model.compose("Under which section number is the posting of an incoming Sepa credit transfer described?",
-                          "en", hits)
-    assert "3.4 Posting of an incoming Sepa Credit Transfer (Credit)" in asked, asked
-    other = model.compose("How is an incoming Sepa credit transfer posted?", "en", hits)
-    assert "3.4 Posting" not in other and "reported as single credits" in other, other
 
 
 def test_which_questions_ask_for_a_section():
