@@ -1348,12 +1348,6 @@ class SpanScorer:
                     and not POINTS_ON.search(span.text):
                 clues["element_defines"] = 1.0
                 span.defining = True
-            if asked_elements and not span.defining and _own_section(span, asked_elements):
-                # a component the question names ("In RemittanceInformation16, how many structured blocks
-                # …?") is defined by its own section: the definition under its heading and its structure
-                # table, whose rows are keyed by the elements inside it, not by its name
-                clues["element_defines"] = 1.0
-                span.defining = True
             if spelled and not span.defining and (span.row is not None or is_record(span.text)) \
                     and not POINTS_ON.search(span.text) \
                     and (named := [n for n in spelled if defines(span, {n})] or sorted(qualified_names(span) & spelled)):
@@ -1404,6 +1398,17 @@ class SpanScorer:
                 clues["title_match"] = 1.0
             elif wanted and matched:
                 clues["section_title"] = matched / len(wanted)
+        if asked_elements and not any(span.defining for span in spans):
+            # a component the question names ("Within a SupplementaryData1 block, which element must always be
+            # present?") is defined by its own section, when nothing the question names has a record or row of
+            # its own shown: by its structure table, whose rows are keyed by the elements inside it, not by its
+            # name; for a question asking what it is, by the definition under its heading instead ("the name
+            # of a branch in BranchData3" is answered by the Name record under it, not BranchData3's definition)
+            sentences = asks_definition(query) or asks_meaning(query)
+            for span in spans:
+                if (span.row is None) == sentences and _own_section(span, asked_elements):
+                    span.signals["element_defines"] = 1.0
+                    span.defining = True
         if spelled_keys:
             # "the instruction for the debtor agent": the record of InstructionForDebtorAgent defines it, the
             # row keyed DebtorAgent (a name inside the longer one) only a part of it

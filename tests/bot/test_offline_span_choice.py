@@ -297,7 +297,12 @@ def test_a_component_the_question_names_is_defined_by_its_own_section():
     other = chunk("Structured remittance information is used by the creditor to match a payment to its invoices.")
     hits = [("S1", other), ("S2", own)]
     spans = SpanScorer(None, None).score("How many structured blocks may RemittanceInformation16 hold?", hits, set())
-    assert {s.text for s in spans if s.defining} == {s.text for s in spans if s.chunk is own}
+    # its structure table's rows define it (the definition under its heading is no answer to what it holds)
+    assert {s.text for s in spans if s.defining} == {s.text for s in spans if s.chunk is own and s.row is not None}
+    assert len([s for s in spans if s.defining]) == 2
+    # asked what it is, the definition under its heading defines it
+    what = SpanScorer(None, None).score("How is RemittanceInformation16 defined?", hits, set())
+    assert [s.text[:12] for s in what if s.defining] == ["Definition: "]
     # a question that names no component finds nothing defining there
     plain = SpanScorer(None, None).score("How many structured blocks may a remittance hold?", hits, set())
     assert not any(s.defining for s in plain)
