@@ -141,6 +141,7 @@ _DOT_LEADER = re.compile(r"(?:\.\s?){6,}|(?:…\s?){3,}")
 _GLYPH_BULLET = re.compile(r"^\s*[•●▪◦‣∙·\-–−*](?:\s+[•●▪◦‣∙·\-–−*])*\s+")
 _LIST_ITEM = re.compile(r"^\s*(?:[•●▪◦‣∙·\-–−*]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})[.)])\s")
 _CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|tabel|tableau|tabelle|abbildung|figuur)\s*\d", re.IGNORECASE)
+_TABLE_CAPTION_START = re.compile(r"^\W*tab", re.IGNORECASE)  # "Table 3: …", "Tabelle 3 …": a table's, not a figure's
 # a question about a figure: "Which figure shows …?", "What is Figure 3 called?", "Welche Abbildung …",
 # "Welke figuur …". An English "figure" is also an amount ("the figure used for the 80% distribution"), so
 # it counts after "which"/"what", before its number or before "shows"; in French "figure" is also a verb
@@ -149,15 +150,15 @@ _FIGURE_WORDS = re.compile(
     r"\b(?:(?:which|what)\s+(?:\w+\s+)?figures?|figures?\s+\d+|figures?\s+(?:that\s+|which\s+)?(?:shows?|showing|"
     r"depicts?|illustrates?)|diagrams?|charts?|illustrations?|abbildung(?:en)?|schaubild(?:er)?|diagramm(?:e)?|"
     r"grafik(?:en)?|figuur|figuren|afbeelding(?:en)?|grafiek(?:en)?)\b", re.IGNORECASE)
+_FIGURE_WORDS_FR = re.compile(
+    r"\b(?:(?:la|une|les|des|quelle|quelles|cette|ces)\s+figures?|figure\s+\d+|sch[ée]mas?|diagrammes?|"
+    r"graphiques?|illustrations?)\b", re.IGNORECASE)
 # "Under which section number does the addendum describe …", "which chapter covers …", "In welchem Kapitel
 # …", "Welk hoofdstuk …", "Dans quel chapitre …"
 _WHICH_SECTION = re.compile(
     r"\b(?:(?:which|what)\s+(?:section|chapter|annex|paragraph)s?|section\s+number|chapter\s+number|"
     r"welche[mnrs]?\s+(?:kapitel|abschnitt|anhang)|welke?\s+(?:hoofdstuk|paragraaf|sectie|bijlage)|"
     r"quel(?:le)?s?\s+(?:chapitre|section|annexe|paragraphe))\b", re.IGNORECASE)
-_FIGURE_WORDS_FR = re.compile(
-    r"\b(?:(?:la|une|les|des|quelle|quelles|cette|ces)\s+figures?|figure\s+\d+|sch[ée]mas?|diagrammes?|"
-    r"graphiques?|illustrations?)\b", re.IGNORECASE)
 # page furniture: a copyright line (with the running header the PDF text joins to it) answers nothing
 # ("(c)" only with a year after it, optionally behind the holder's name: "(c) 2019 SWIFT", "(c) EPC 2023";
 # "(c) the participant shall …" is the third item of a list)
@@ -502,9 +503,10 @@ def label_spans(handle: str, chunk: ChunkPayload, rank: int, figures: bool, sect
         text = " ".join(block.split())
         if len(text.split()) < MIN_WORDS or _DOT_LEADER.search(text) or _ends_sentence(text):
             continue
-        caption = _CAPTION.match(text) is not None and re.match(r"(?i)\W*tab", text) is None
-        heading = _SECTION_NUMBER.match(text) is not None and len(text) <= MAX_HEADING_CHARS
-        if (figures and caption) or (sections and heading and not _CAPTION.match(text)):
+        captioned = _CAPTION.match(text) is not None
+        figure = captioned and _TABLE_CAPTION_START.match(text) is None
+        heading = not captioned and _SECTION_NUMBER.match(text) is not None and len(text) <= MAX_HEADING_CHARS
+        if (figures and figure) or (sections and heading):
             labels.append(Span(handle, chunk, rank, text, position=LABEL_POSITION + len(labels), label=True))
     return labels
 
@@ -834,10 +836,10 @@ _ABOUT_ELEMENT = re.compile(
 # CaseStatusReport message?": a name asked what it is
 _WHAT_IS_NAME = re.compile(r"^\W*(?i:what\s+(?:is|are)\s+(?:the\s+|an?\s+)?)(?:[A-Z][A-Za-z0-9]*[a-z][A-Z]|"
                            r"[A-Z][a-z]+\s+(?i:in|of)\s+(?i:the\s+|an?\s+)?\S+\s+(?i:message))")
-# "CreditorAgent <CdtrAgt> contains the following elements (see … on page 207 for details)": a pointer
-# to the component that details the element; its record ("Presence: … Definition: …") defines it
 # a question opening with where its element is: "In the CancellationDetails of a camt.029 …, how often …"
 _LEADING_PLACE = re.compile(r"^\W*(?:in|within|inside|for|under)\s+[^,?]{3,}?,", re.IGNORECASE)
+# "CreditorAgent <CdtrAgt> contains the following elements (see … on page 207 for details)": a pointer
+# to the component that details the element; its record ("Presence: … Definition: …") defines it
 POINTS_ON = re.compile(r"\bcontains\s+(?:one\s+of\s+)?the\s+following\b")
 
 
@@ -1265,8 +1267,9 @@ class SpanScorer:
         # "In the ModificationDetails of a camt.029 ResolutionOfInvestigation (PaymentTransaction116), may the
         # Assigner be a non-bank party?": the names of a leading "In …," phrase say where the element asked
         # about is, when the rest of the question names one; their own records do not answer
-        placed = element_names(_LEADING_PLACE.match(query).group(0)) if _LEADING_PLACE.match(query) else set()
-        rest = query[len(_LEADING_PLACE.match(query).group(0)):] if placed else ""
+        lead = _LEADING_PLACE.match(query)
+        placed = element_names(lead.group(0)) if lead else set()
+        rest = query[lead.end():] if lead else ""
         if placed and (element_names(rest) | capitalised_names(rest)) - naming - messages:
             asked_elements -= placed
         # "How many amendments can one creditor enrolment amendment request carry?": those words spell the
