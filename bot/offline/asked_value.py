@@ -48,6 +48,11 @@ _MONTH = (r"(?:January|February|March|April|May|June|July|August|September|Octob
 _ASKS_MONEY = re.compile(
     r"\b(fees?|costs?|costing|prices?|pricing|priced|tariffs?|commissions?|surcharges?|"
     r"how\s+much\s+(\w+\s+){0,8}(cost|costs|charge|charges|charged|pay|paid|billed)|"
+    # the same "how much … pay / cost / charge" in the other languages ("Combien un établissement doit-il
+    # payer pour adhérer ?", "Hoeveel moeten we betalen?", "Wie viel muss die Bank zahlen?")
+    r"combien\s+(\S+\s+){0,8}?(co[uû]te(nt)?|payer|paie(nt)?|pay[ée]e?s?|factur\w*)|"
+    r"hoeveel\s+(\S+\s+){0,8}?(kost|kosten|betalen|betaalt|betaald|rekent|rekenen|gerekend)|"
+    r"wie\s*viel\s+(\S+\s+){0,8}?(kostet|kosten|zahlen|zahlt|bezahlen|bezahlt|berechnet|verlangt)|"
     r"what\s+(does|do|will)\s+(\w+\s+){0,8}charge|charges?\s+(for|of|per)\b|"
     r"(maximum|minimum|highest|lowest|max\.?|min\.?)\s+amount|amount\s+limit|"
     r"kosten|kost|kosteloos|prijs|prijzen|tarief|tarieven|vergoeding|provisie|(maximale|minimale|hoogste)\s+bedrag|"
@@ -88,6 +93,10 @@ _LENGTH_UNIT = (r"(?:characters?|chars?|digits?|positions?|letters?|bytes?|signs
 # reference be" for a length
 _ASKS_LENGTH = re.compile(
     r"\b(how\s+long\s+(\S+\s+){0,8}?(be|is|are)\b|lengths?\b|how\s+many\s+(\w+\s+){0,2}?" + _LENGTH_UNIT + r"|"
+    # "the maximum number of characters" is a length, as "how many characters" is (before the count's
+    # "maximum number of")
+    r"number\s+of\s+(\w+\s+)?" + _LENGTH_UNIT + r"|aantal\s+(\w+\s+)?" + _LENGTH_UNIT + r"|"
+    r"nombre\s+(\w+\s+)?(de\s+|d['’]\s*)(\w+\s+)?" + _LENGTH_UNIT + r"|anzahl\s+(der\s+)?(\w+\s+)?" + _LENGTH_UNIT + r"|"
     r"hoe\s+lang" + _MAY_BE_NL + r"|lengte|hoeveel\s+(\w+\s+)?" + _LENGTH_UNIT + r"|longueur|combien\s+d(?:e\s+|['’]\s*)(\w+\s+)?" + _LENGTH_UNIT + r"|"
     r"wie\s+lang\s+(ist|sind|darf|d[üu]rfen|kann|k[öo]nnen)\b|l[äa]nge|wie\s+viele\s+(\w+\s+)?" + _LENGTH_UNIT + r"|"
     r"(?:widths?|heights?|how\s+(?:wide|high|tall)|breedte|hoogte|largeur|hauteur|breite|h[öo]he)\b)",

@@ -62,6 +62,17 @@ from knowledge.payload import ChunkPayload
     ("Tijdens welke uren is de tool beschikbaar?", "duration"),
     ("À quelles heures le service est-il ouvert ?", "duration"),
     ("Zu welchen Uhrzeiten ist das Tool erreichbar?", "duration"),
+    # "how much … pay / cost" in each language asks for money; "how much time" still for a duration
+    ("Combien un établissement de paiement doit-il payer pour adhérer au schéma ?", "money"),
+    ("Combien coûte une recherche de QR-IBAN ?", "money"),
+    ("Hoeveel moet een deelnemer betalen om toe te treden?", "money"),
+    ("Wie viel muss die Bank für den Beitritt zahlen?", "money"),
+    ("Combien de temps la banque a-t-elle pour répondre ?", "duration"),
+    ("Hoeveel dagen heeft de bank om te antwoorden?", "duration"),
+    # the number of characters is a length, the number of transactions a count
+    ("What is the maximum number of characters allowed for the beneficiary's name?", "length"),
+    ("Quel est le nombre maximal de caractères du nom du bénéficiaire ?", "length"),
+    ("Wie hoch ist die maximale Anzahl der Zeichen im Verwendungszweck?", "length"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert asked_value(question) == kind
