@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from knowledge.bm25 import Bm25Encoder
 from knowledge.dense_encoder import DenseEncoder
+from knowledge.heading_runs import headings_after
 from knowledge.hybrid_search import ACTIVE, ACTIVE_AND_ARCHIVED, HybridSearch, Mode, SearchFilters
 from knowledge.model_rerank import Reranker
 from knowledge.payload import ChunkPayload
@@ -94,6 +95,8 @@ class SectionResult:
     candidates: list[SectionRef] = field(default_factory=list)  # when not found: closest sections
     rulebook_found: bool = True
     other_rulebooks: list[str] = field(default_factory=list)  # when the rulebook is not available
+    # a section that is only its heading: the headings the document lists after it (`heading_runs`)
+    headings_after: list[ChunkPayload] = field(default_factory=list)
 
     @property
     def found(self) -> bool:
@@ -206,7 +209,8 @@ class KnowledgeBase:
 
     def section(self, rulebook_id: str, section_path: str | Sequence[str], roles: Sequence[str] = (),
                 include_archived: bool = True) -> SectionResult:
-        """Every chunk of the section (subsections included) in order; else the closest sections.
+        """Every chunk of the section (subsections included) in order; else the closest sections. A
+        section that is only its heading also gives the headings listed after it (`heading_runs`).
 
         Archived rulebooks are reachable here by default: a citation or an explicit id may point
         at one, and its status travels with every chunk.
@@ -222,7 +226,7 @@ class KnowledgeBase:
             if not exact:
                 exact = [c for c in chunks if normalise_section(c.section_title) == want]
             if exact:
-                return SectionResult(rulebook_id, requested, chunks=exact)
+                return SectionResult(rulebook_id, requested, chunks=exact, headings_after=headings_after(exact, chunks))
         return SectionResult(rulebook_id, requested, candidates=closest_sections(want, section_refs(chunks)))
 
     def full_rulebook(self, rulebook_id: str, roles: Sequence[str] = (),

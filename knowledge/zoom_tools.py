@@ -201,7 +201,11 @@ def make_zoom_tools(knowledge: KnowledgeBase, roles: Sequence[str] | None = None
         if not result.found:
             return (f"Section '{section_path}' was not found in {rulebook_id}. Closest available sections "
                     f"(retry with one of these numbers):\n{_section_list(result.candidates)}", [])
-        text, artifact = render_chunks(result.chunks, scope.ledger)
+        text, artifact = render_chunks([*result.chunks, *result.headings_after], scope.ledger)
+        if result.headings_after:
+            return (f"Section {section_path} of {rulebook_id} is only a heading. The document numbers its items "
+                    f"flat and does not mark which belong to it; this heading and the "
+                    f"{len(result.headings_after)} headings that follow it, in order:\n\n{text}", artifact)
         return f"Section {section_path} of {rulebook_id}, in order:\n\n{text}", artifact
 
     def retrieve_full_rulebook(rulebook_id: str, runtime: ToolRuntime = None  # type: ignore[assignment]

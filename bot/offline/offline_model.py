@@ -85,6 +85,7 @@ from bot.offline.cross_reference import (
 )
 from bot.offline.document_parts import chunk_parts, missing_parts, named_parts
 from bot.offline.exonyms import other_forms, rendering_in
+from bot.offline.heading_lists import heading_list, titled_target
 from bot.offline.message_elements import elements_outside_messages
 from bot.offline.named_documents import unnamed_documents
 from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share, neutral_coverage
@@ -190,6 +191,15 @@ _FRAME = {
            "Voici ce que disent les règlements (citations en partie en {lang}) :"),
     "de": ("Das sagen die Regelwerke:", "Das sagen die Regelwerke (zitiert auf {lang}):",
            "Das sagen die Regelwerke (teils zitiert auf {lang}):"),
+}
+# the guide numbers its items flat: which of the headings after the one asked about nest under it is not
+# written anywhere, and the answer says so rather than guess (`heading_lists`), in few enough words to be a
+# connective, not a claim needing a source (evals.citation_check.is_claim)
+_HEADING_RUN_NOTE = {
+    "en": "Its nesting is not marked; the headings in order:",
+    "nl": "De nesting is niet aangegeven; de koppen in volgorde:",
+    "fr": "L'imbrication n'est pas indiquée ; les titres dans l'ordre :",
+    "de": "Die Verschachtelung ist nicht gekennzeichnet; die Überschriften in Reihenfolge:",
 }
 _TABLE_CAPTION = {
     "en": "From the table in the rulebook {refs}:",
@@ -490,6 +500,10 @@ class OfflineRulebookModel(BaseChatModel):
         named = asked_section(question)
         if named is not None and (target := new(_named_target(named, reading.search_hits))):
             return target
+        # "Which items does the addendum list under 2.101 Referred Document Information?": a heading named
+        # by its number and title, without the word "section" (`heading_lists`)
+        if named is None and (target := new(titled_target(question, reading.search_hits))):
+            return target
         if not reading.read and (target := new(_gathering_section(reading.search_hits[:3]))):
             return target
         # "What is camt.026 used for?": the section its heading names opens with what it is for
@@ -586,6 +600,15 @@ class OfflineRulebookModel(BaseChatModel):
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))
+        listed = heading_list(question, hits, read)
+        if listed:
+            # a heading with no text of its own, named by number and title: the headings the guide lists
+            # after it are the answer, in order (`heading_lists`); the section read is the evidence
+            headings = [Span(handle, chunk, rank, " ".join(chunk.text.split()), from_section=True)
+                        for rank, (handle, chunk) in enumerate(listed)]
+            self._observe(Decision(query, len(hits), [], None, 0.0, True, named_section=True))
+            frame, *quotes = self._write(language, headings, [], headings, listing=True).split("\n")
+            return "\n".join([frame, "", _HEADING_RUN_NOTE.get(language, _HEADING_RUN_NOTE["en"]), *quotes])
         spans = self._scored(query, language, hits, section_ids, renderings)
         if self.span_observer is not None:
             self.span_observer(query, spans)
