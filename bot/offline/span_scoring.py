@@ -787,7 +787,9 @@ def defines(span: Span, identifiers: set[str]) -> bool:
         return False
     if span.row is not None:
         cells = [_fold(c) for c in span.row if c.strip()][:KEY_CELLS]
-        return any(cell == i or cell.startswith(i + " ") for cell in cells for i in identifiers)
+        if any(cell == i or cell.startswith(i + " ") for cell in cells for i in identifiers):
+            return True
+        return bool(_record_table_keys(span) & identifiers)
     text = _fold(span.text)
     for ident in identifiers:
         start = re.sub(r"^[\W_]+", "", text)
@@ -800,6 +802,21 @@ def defines(span: Span, identifiers: set[str]) -> bool:
 
 
 _RECORD_HEAD = re.compile(r"^\W*([A-Z][A-Za-z0-9]*)\s*<[A-Za-z0-9]+>")
+# a two-column record table opened by what it describes: "Identification: | DS-02", "Identification: AT-T001"
+_RECORD_TABLE_HEAD = re.compile(r"(?:[^\W\d_][^:]{0,30}:\s*)?(?P<key>\S+)")
+
+
+def _record_table_keys(span: Span) -> set[str]:
+    """The (folded) identifier a rulebook's two-column record table is about, from its header ("Identification:
+    | DS-02" above "Name: | The Inter-PSP Payment Dataset", "Attributes contained: | …"): every row of it belongs
+    to that identifier, though none is keyed by it."""
+    if span.table is None or span.table >= len(span.chunk.tables_csv):
+        return set()
+    header, _ = parse_table(span.chunk.tables_csv[span.table])
+    cells = [_fold(c) for c in header if c.strip()]
+    if not 1 <= len(cells) <= 2 or len(header) > 2:
+        return set()
+    return {m.group("key") for cell in cells if (m := _RECORD_TABLE_HEAD.fullmatch(cell)) and any(ch.isdigit() for ch in m.group("key"))}
 
 
 def qualified_names(span: Span) -> set[str]:

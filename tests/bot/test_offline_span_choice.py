@@ -23,6 +23,22 @@ def test_the_row_whose_key_cell_is_the_identifier_defines_it():
     assert not defines(Span("S1", c, 0, "Use the code AC01 only when the account is invalid."), {"ac01"})
 
 
+def test_every_row_of_a_two_column_record_table_belongs_to_the_identifier_in_its_header():
+    # the EPC rulebook lays each dataset out as "Identification: | DS-02" over "Name: | …", "Attributes contained:"
+    record = chunk("x", ["Identification:,DS-02\nName:,The Inter-PSP Payment Dataset\n"
+                         "Attributes contained:,T001 The identification code of the Scheme\n",
+                         "Identification: DS-01,\nName:,Customer-to-PSP Information\n",
+                         "Code,Name\nDS-02,Inter-PSP\n", "Attribute,Name,Remarks\nT001,Scheme,DS-02 only\n"])
+    assert defines(Span("S1", record, 0, "x", table=0, row=["Attributes contained:", "T001 The identification"]),
+                   {"ds-02"})
+    assert defines(Span("S1", record, 0, "x", table=1, row=["Name:", "Customer-to-PSP Information"]), {"ds-01"})
+    assert not defines(Span("S1", record, 0, "x", table=0, row=["Name:", "The Inter-PSP Payment Dataset"]),
+                       {"ds-01"})
+    # a header of column names is no record's: its rows are keyed by their own first cells
+    assert not defines(Span("S1", record, 0, "x", table=3, row=["T001", "Scheme", "DS-02 only"]), {"ds-02"})
+    assert defines(Span("S1", record, 0, "x", table=2, row=["DS-02", "Inter-PSP"]), {"ds-02"})
+
+
 def test_a_question_about_a_code_quotes_the_row_that_defines_it_not_one_that_mentions_it():
     table = ("Code,Name,Definition\n"
              "AM05,Duplication,Payment is a duplicate of another payment (not to be confused with AC01 code)\n"
