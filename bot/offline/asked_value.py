@@ -285,7 +285,8 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
     """Does the text hold a value of this kind (see the module docstring)? Always False for None.
     A duration asked in a unit (`asked_unit`: "how many days") needs one on the same scale: days,
     weeks, months and years answer it ("within two weeks"), seconds to hours do not, and the other
-    way round; a time of day or "immediately" answers either. A question asking a time of day
+    way round; one asked in years needs months or years ("18 months"), not "the next business day";
+    a time of day or "immediately" answers either. A question asking a time of day
     (`CLOCK`) needs one: a period ("within one business day") does not say when."""
     if kind is None:
         return False
@@ -309,7 +310,11 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
             family = _family(units[-1]) if units else None
             if family is None and (_INSTANT.fullmatch(found.strip()) or _CALENDAR_DATE.fullmatch(found.strip())):
                 continue  # "immediately" or "29 September 2020" says when, not how many days or hours
-            if family is None or (family in ("second", "minute", "hour")) == wanted_short:
+            if family is None:
+                return True
+            if unit == "year" and family not in ("month", "year"):
+                continue  # "the next business day", "within 60 days" say nothing of how many years
+            if (family in ("second", "minute", "hour")) == wanted_short:
                 return True
         return False
     if kind == LENGTH:

@@ -168,6 +168,16 @@ def test_what_differs_must_be_the_value_in_the_same_quote():
     assert holds_value("The fee depends on the agreement with the acquirer.\nIt is paid monthly.", "money")
 
 
+def test_a_duration_asked_in_years_wants_months_or_years():
+    assert asked_unit("For how many years must a participant keep records?") == "year"
+    assert not holds_value("The participant must execute this obligation on the next Banking Business Day.",
+                           "duration", "year")
+    assert not holds_value("The Secretariat decides within 60 Calendar Days.", "duration", "year")
+    assert holds_value("Records are kept for 18 months after the transaction.", "duration", "year")
+    assert holds_value("Records are kept for five years.", "duration", "year")
+    assert holds_value("The Secretariat decides within 60 Calendar Days.", "duration", "day")
+
+
 def test_a_duration_asked_in_days_wants_days_or_longer():
     assert asked_unit("How many business days does the assignee have?") == "day"
     assert asked_unit("Within how many hours must it reply?") == "hour"
