@@ -19,7 +19,8 @@ from knowledge.payload import ChunkPayload
 from knowledge.word_forms import fold_accents
 
 # a section number written bare, as a heading is ("2.101", "4.3.2"): two parts at least, so that a
-# plain number ("5 days") or a version is no heading; the words after it are compared with the title
+# plain number ("5 days") is none; the words after it must be the heading's whole title, so that a
+# version ("the QR-bill 2.3 guide") is none either
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)+)(?![\w.]*\d)\s+")
 _WORD = re.compile(r"[^\W_]+")
 
