@@ -33,16 +33,20 @@ def heading_only(chunk: ChunkPayload) -> bool:
 
 def headings_after(section: Sequence[ChunkPayload], chunks: Sequence[ChunkPayload]) -> list[ChunkPayload]:
     """The heading-only sections that follow `section` (itself only headings) in reading order, at its
-    level or below; [] when the section has text of its own. `chunks` is the whole rulebook."""
+    level or below, with no chunk between; [] when the section has text of its own. `chunks` is the whole
+    rulebook, or the part of it a caller was shown."""
     if not section or not all(heading_only(c) for c in section):
         return []
     depth = len(section[-1].section_path)
-    last = max(c.chunk_index for c in section)
+    following = max(c.chunk_index for c in section) + 1
     run: list[ChunkPayload] = []
     for chunk in sorted(chunks, key=lambda c: c.chunk_index):
-        if chunk.chunk_index <= last:
+        if chunk.chunk_index < following:
             continue
-        if not heading_only(chunk) or len(chunk.section_path) < depth or len(run) >= MAX_HEADING_RUN:
+        # (a chunk missing from `chunks` ends the run too: a caller may pass only the chunks it was shown)
+        if chunk.chunk_index != following or not heading_only(chunk) or len(chunk.section_path) < depth \
+                or len(run) >= MAX_HEADING_RUN:
             break
         run.append(chunk)
+        following += 1
     return run

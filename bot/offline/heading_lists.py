@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from knowledge.heading_runs import heading_only
+from knowledge.heading_runs import heading_only, headings_after
 from knowledge.payload import ChunkPayload
 from knowledge.word_forms import fold_accents
 
@@ -59,13 +59,8 @@ def heading_list(question: str, hits: Sequence[tuple[str, ChunkPayload]], read: 
         key = (chunk.rulebook_id.casefold(), (chunk.section_path[-1:] or [""])[0].casefold())
         if key not in read_keys or not heading_only(chunk) or not _titled(question, chunk):
             continue
+        # the run the section tool gave, found again among the chunks shown (`knowledge.heading_runs`)
         shown = {c.chunk_index: (h, c) for h, c in hits if c.rulebook_id == chunk.rulebook_id}
-        run: list[tuple[str, ChunkPayload]] = [(handle, chunk)]
-        index = chunk.chunk_index + 1
-        # (the run stops where the tool's does: at text of a section's own, or at a higher level)
-        while index in shown and heading_only(shown[index][1]) \
-                and len(shown[index][1].section_path) >= len(chunk.section_path):
-            run.append(shown[index])
-            index += 1
-        return run if len(run) > 1 else []
+        after = headings_after([chunk], [c for _, c in shown.values()])
+        return [(handle, chunk), *(shown[c.chunk_index] for c in after)] if after else []
     return []

@@ -607,8 +607,8 @@ class OfflineRulebookModel(BaseChatModel):
             headings = [Span(handle, chunk, rank, " ".join(chunk.text.split()), from_section=True)
                         for rank, (handle, chunk) in enumerate(listed)]
             self._observe(Decision(query, len(hits), [], None, 0.0, True, named_section=True))
-            frame, *quotes = self._write(language, headings, [], headings, listing=True).split("\n")
-            return "\n".join([frame, "", _HEADING_RUN_NOTE.get(language, _HEADING_RUN_NOTE["en"]), *quotes])
+            return self._write(language, headings, [], headings, listing=True,
+                               note=_HEADING_RUN_NOTE.get(language, _HEADING_RUN_NOTE["en"]))
         spans = self._scored(query, language, hits, section_ids, renderings)
         if self.span_observer is not None:
             self.span_observer(query, spans)
@@ -876,9 +876,9 @@ class OfflineRulebookModel(BaseChatModel):
 
     def _write(self, language: str, chosen: list[Span], rows: list[Span], spans: list[Span],
                table_first: bool = False, listing: bool = False, whole: Span | None = None,
-               picked: Sequence[Span] = ()) -> str:
-        """The answer: the frame, the quotes and the tables (each table's rows that answer, every row
-        of `whole`'s table, which a quote announced, or exactly the `picked` rows of theirs)."""
+               picked: Sequence[Span] = (), note: str | None = None) -> str:
+        """The answer: the frame, a `note` under it if any, the quotes and the tables (each table's rows that
+        answer, every row of `whole`'s table, which a quote announced, or exactly the `picked` rows of theirs)."""
         tables, rendered = self._tables(_distinct_tables(rows), spans, language, listing, whole, picked)
         # the row keyed by what the question names answers it: shown before sentences that only mention it
         table_first = table_first or (any(r.defining for r in rows) and not any(s.defining for s in chosen))
@@ -891,7 +891,7 @@ class OfflineRulebookModel(BaseChatModel):
         frame = frames[2 if mixed else 1].format(lang=language_name(other[0], language)) if other else frames[0]
         prose = [f"- {_cited(without_bullet(span.text), span.handle)}" for span in _distinct_texts(chosen)]
         parts = [*rendered, prose] if table_first else [prose, *rendered]
-        lines = [frame]
+        lines = [frame, "", note] if note else [frame]
         for part in parts:
             if part:
                 lines += ["", *part]

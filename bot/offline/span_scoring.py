@@ -806,17 +806,24 @@ _RECORD_HEAD = re.compile(r"^\W*([A-Z][A-Za-z0-9]*)\s*<[A-Za-z0-9]+>")
 _RECORD_TABLE_HEAD = re.compile(r"(?:[^\W\d_][^:]{0,30}:\s*)?(?P<key>\S+)")
 
 
-def _record_table_keys(span: Span) -> set[str]:
+def _record_table_keys(span: Span) -> frozenset[str]:
     """The (folded) identifier a rulebook's two-column record table is about, from its header ("Identification:
     | DS-02" above "Name: | The Inter-PSP Payment Dataset", "Attributes contained: | …"): every row of it belongs
     to that identifier, though none is keyed by it."""
     if span.table is None or span.table >= len(span.chunk.tables_csv):
-        return set()
-    header, _ = parse_table(span.chunk.tables_csv[span.table])
+        return frozenset()
+    return _header_keys(span.chunk.tables_csv[span.table])
+
+
+@cached(LRUCache(maxsize=4096), lock=threading.Lock())
+def _header_keys(table_csv: str) -> frozenset[str]:
+    """`_record_table_keys` of one table, remembered by its text: every row of the table asks it again."""
+    header, _ = parse_table(table_csv)
     cells = [_fold(c) for c in header if c.strip()]
     if not 1 <= len(cells) <= 2 or len(header) > 2:
-        return set()
-    return {m.group("key") for cell in cells if (m := _RECORD_TABLE_HEAD.fullmatch(cell)) and any(ch.isdigit() for ch in m.group("key"))}
+        return frozenset()
+    return frozenset(m.group("key") for cell in cells
+                     if (m := _RECORD_TABLE_HEAD.fullmatch(cell)) and any(ch.isdigit() for ch in m.group("key")))
 
 
 def qualified_names(span: Span) -> set[str]:

@@ -48,6 +48,9 @@ def test_the_headings_after_a_heading_only_section_stop_at_text_a_higher_level_o
     assert headings_after([chunks[1]], chunks) == []  # a section with text of its own lists nothing more
     assert [c.section_key for c in headings_after([chunks[6]], chunks)] == []  # "3 Reporting" is a level up
     assert [c.section_key for c in headings_after([chunks[7]], chunks)] == ["3.1"]  # below it, 3.1 follows
+    # given only the chunks a caller was shown, a chunk missing between them ends the run
+    assert [c.section_key for c in headings_after([chunks[2]], [chunks[2], chunks[4]])] == []
+    assert [c.section_key for c in headings_after([chunks[2]], [chunks[4], chunks[3], chunks[2]])] == ["2.3", "2.4"]
     long = _payloads([(["2", f"2.{i}"], f"Item {i}", f"2.{i} Item {i}") for i in range(1, 40)])
     assert len(headings_after([long[0]], long)) == MAX_HEADING_RUN
 
