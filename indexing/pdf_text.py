@@ -19,6 +19,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from indexing.line_break_hyphens import BreakHyphens
 from indexing.text_repair import repair_line
 
 BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 (PDF points, origin bottom-left)
@@ -112,6 +113,10 @@ def read_pages(document: pdfium.PdfDocument, table_boxes: dict[int, Sequence[BBo
             textpage.close()
             page.close()
         pages.append(PageLines(number=index + 1, width=width, height=height, items=items))
+    hyphens = BreakHyphens(line.text for page in pages for line in page.lines)
+    for page in pages:
+        for line in page.lines:
+            line.text = hyphens.resolve(line.text)
     if total_chars < MIN_TEXT_CHARS_PER_DOCUMENT:
         if any(_image_coverage(document, page.number - 1, page.width * page.height) >= _MIN_SCAN_COVERAGE
                for page in pages):
@@ -209,7 +214,7 @@ def _make_line(textpage: pdfium.PdfTextPage, chars: list[tuple[int, str]], page_
     visible = [(i, ch) for i, ch in chars if not ch.isspace()]
     if not visible:
         return None
-    text = repair_line("".join(ch for _, ch in chars))
+    text = repair_line("".join(ch for _, ch in chars), keep_break_hyphens=True)
     if not text:
         return None
     first = next(((i, ch) for i, ch in visible if ch.isalpha()), visible[0])[0]
