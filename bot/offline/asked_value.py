@@ -55,6 +55,11 @@ _ASKS_MONEY = re.compile(
     r"wie\s*viel\s+(\S+\s+){0,8}?(kostet|kosten|zahlen|zahlt|bezahlen|bezahlt|berechnet|verlangt)|"
     r"what\s+(does|do|will)\s+(\w+\s+){0,8}charge|charges?\s+(for|of|per)\b|"
     r"(maximum|minimum|highest|lowest|max\.?|min\.?)\s+amount|amount\s+limit|"
+    # a penalty or fine asked as an amount ("What penalty does a bank pay …?", "the maximum financial penalty
+    # in euro"); not a penalty regime ("What penalties can be expected if …?")
+    r"(maximum|minimum|highest|max\.?)\s+(\w+\s+)?(penalty|penalties|fines?)|"
+    r"(penalty|penalties|fines?)\s+(\w+\s+){0,4}?(pay|pays|paid|payable|in\s+(euros?|eur|chf|usd|gbp))\b|"
+    r"(maximale|hoogste)\s+boete|amende\s+maximale|montant\s+de\s+l['’]amende|(h[öo]chst|maximal)\w*\s+(buß|buss)gel\w*|"
     r"kosten|kost|kosteloos|prijs|prijzen|tarief|tarieven|vergoeding|provisie|(maximale|minimale|hoogste)\s+bedrag|"
     r"frais|co[uû]te?s?|co[uû]tent|prix|tarifs?|montant\s+(maximal|maximum|minimal|minimum)|"
     r"geb[uü]hr(en)?|kostet|preis(e)?|entgelt(e)?|h[öo]chstbetrag|(maximale[rn]?|minimale[rn]?)\s+betrag)\b",
@@ -82,6 +87,12 @@ _ASKS_DURATION = re.compile(
     r"(?:jusqu['’]\s*[àa]|avant|[àa]\s+partir\s+de|depuis)\s+quelle\s+date|quelle\s+date(?!\s+(?:de\s+)?(?:format|type|[ée]l[ée]ment|champ))|"
     r"(?:bis|ab|seit|vor)\s+(?:zu\s+)?welche[mn]?\s+(?:datum|termin|zeitpunkt|tag)|welche[sm]?\s+datum|"
     # when a thing expires, the answer is a period or a date ("36 months after the last collection")
+    # a period or duration asked by that word ("the maximum period between …", "quelle est la durée maximale",
+    # "welche Laufzeit"); not "the tax record period", which names a code
+    r"(?:maximum|minimum|max\.?|min\.?|which|what)\s+(?:time\s+)?(?:periods?|durations?)|"
+    r"dur[ée]es?|(?:quelle|maximale|minimale)\s+p[ée]riode|p[ée]riode\s+(?:maximale|minimale)|"
+    r"looptijd|(?:maximale|minimale)\s+(?:duur|periode)|welke\s+periode|"
+    r"dauer|h[öo]chstdauer|laufzeit|(?:maximale[rn]?|minimale[rn]?|welche[nmr]?)\s+zeitraum|zeitspanne|"
     r"expire[sd]?|expiry|lapses?|validity\s+period|vervalt|verloopt|verlopen|expirer?|expiration|"
     r"verf[äa]llt|l[äa]uft\s+\w+\s+ab|abl[äa]uft|g[üu]ltigkeitsdauer)\b",
     re.IGNORECASE)

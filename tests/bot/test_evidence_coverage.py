@@ -73,6 +73,18 @@ from knowledge.payload import ChunkPayload
     ("What is the maximum number of characters allowed for the beneficiary's name?", "length"),
     ("Quel est le nombre maximal de caractères du nom du bénéficiaire ?", "length"),
     ("Wie hoch ist die maximale Anzahl der Zeichen im Verwendungszweck?", "length"),
+    # a period or duration asked by that word, in each language; a period that names a code asks for none
+    ("By what maximum period can the reference date be set after the fund is established?", "duration"),
+    ("Within which period can a debtor claim an unconditional refund?", "duration"),
+    ("Quelle est la durée maximale entre la StartDate et l'EndDate ?", "duration"),
+    ("Wat is de looptijd van het product?", "duration"),
+    ("Welche Laufzeit hat das Zertifikat?", "duration"),
+    ("What does HLF2 mean as a tax record period?", None),
+    ("What is a Dauerauftrag?", None),
+    # a penalty asked as an amount is money; a penalty regime is not
+    ("What penalty does a bank pay if its customer sends a QR reference with an IBAN?", "money"),
+    ("What is the maximum financial penalty in euro the committee can impose?", "money"),
+    ("What penalties or actions can be expected if a fund manager fails to notify the regulator?", None),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert asked_value(question) == kind
