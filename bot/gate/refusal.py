@@ -88,6 +88,12 @@ def mentioned(term: str, folded: str, question: str = "") -> bool:
     pattern = re.escape(key).replace(r"\-", "[-" + SOFT_HYPHEN + "]")
     if re.search(r"(?<![\w" + SOFT_HYPHEN + "])" + pattern + version + after, folded):
         return True
+    if "-" in key and all(piece for piece in key.split("-")):
+        # one name spelled three ways: the question's "HHD-UC" is the specification's "HHDUC", and
+        # "QR-IBAN" may be written "QR IBAN"
+        for spelling in (key.replace("-", ""), key.replace("-", " ")):
+            if re.search(r"(?<!\w)" + re.escape(spelling) + version + after, folded):
+                return True
     # a name in the plural ("IBANs", "eBills"): the guide writes it in the singular
     if re.search(r"[^\W\d_]s$", term) and len(key) > 3 and mentioned(term[:-1], folded):
         return True

@@ -37,6 +37,9 @@ from knowledge.payload import ChunkPayload
 MAX_QUALIFIERS = 8
 MAX_TITLE_CHARS = 1500  # of the first page: title block, version, publisher
 MAX_ACRONYM_WORDS = 5
+MAX_TITLE_GAP = 2  # words a passage may write between two words of a title the question shortens
+# the language a document is written in names it too: "the German HHD-UC specification"
+_LANGUAGE_NAMES = {"en": "English", "de": "German Deutsch", "fr": "French français", "nl": "Dutch Nederlands"}
 
 # matched against a whole word of the question (`_WORD` keeps "rulebook's" one word: a possessive is none)
 _DOCUMENT_NOUN = re.compile(
@@ -136,6 +139,7 @@ class TitlePages:
 
 def title_of(text: str, language: str | None) -> DocumentTitle:
     terms = set(tokenize(text, language)) | set(tokenize(text, "en"))
+    terms |= set(tokenize(_LANGUAGE_NAMES.get((language or "")[:2], ""), "en"))
     ordered = tokenize(text, None)
     terms |= {_joined(a, b) for a, b in zip(ordered, ordered[1:], strict=False)}
     words = re.findall(r"[^\W\d_]+", text)
@@ -203,9 +207,12 @@ def unnamed_documents(question: str, language: str, rulebook_ids: Iterable[str],
 
 
 def _written(reference: Reference, passages: str) -> bool:
-    """The passages write the reference's qualifiers and noun in a row (any case, any inflection of the noun)."""
+    """The passages write the reference's qualifiers and noun in order (any case, any inflection of the
+    noun), with at most `MAX_TITLE_GAP` words between two of them: a user shortens a title ("the SCT
+    Implementation Guidelines" for the rulebook's "SCT Inter-PSP Implementation Guidelines")."""
     noun = re.sub(r"(s|a|um)$", "", reference.text.split()[-1].strip(".,;:?!"), flags=re.I)
-    pattern = r"(?<![\w-])" + r"\s+".join([*(re.escape(w) for w in reference.qualifiers), re.escape(noun) + r"\w*"])
+    gap = rf"\s+(?:\S+\s+){{0,{MAX_TITLE_GAP}}}"
+    pattern = r"(?<![\w-])" + gap.join([*(re.escape(w) for w in reference.qualifiers), re.escape(noun) + r"\w*"])
     return re.search(pattern, passages, re.I) is not None
 
 

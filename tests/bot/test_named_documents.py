@@ -83,6 +83,9 @@ def test_a_title_holds_stems_parts_joined_names_and_acronyms_of_its_words():
     assert titles["iso20022_mdr2_exceptions_investigations_2019_2020"].holds(("Exceptions", "2019-2020"))
     assert titles["nl_addendum_xml_sct_initiation_6-0"].holds(("ABN", "AMRO"))
     assert not title_of("SEPA Credit Transfer Scheme Rulebook", "en").holds(("SEPA", "Core", "Direct", "Debit"))
+    # the language a document is written in names it too ("the German HHD-UC specification")
+    tan = title_of("de tan hhd uc v14 HandHeld-Device (HHD) zur TAN-Erzeugung", "de")
+    assert tan.holds(("German", "HHD-UC")) and not tan.holds(("French", "HHD-UC"))
 
 
 def test_only_documents_no_shown_rulebook_is_and_no_passage_names_are_unnamed():
@@ -97,6 +100,14 @@ def test_only_documents_no_shown_rulebook_is_and_no_passage_names_are_unnamed():
     assert unnamed_documents(based, "en", ["iso20022_mdr2_request_to_pay_v1"], titles, RTP[1].text) == []
     assert unnamed_documents(based, "en", ["iso20022_mdr2_request_to_pay_v1"], titles, RTP[0].text) == [
         "the NVB implementation guideline"]
+    # a title the question shortens, written whole by a passage: "the SCT Implementation Guidelines" is the
+    # rulebook's "SCT Inter-PSP Implementation Guidelines", two words between are the most
+    shortened = "What does the rulebook say about the SCT Implementation Guidelines?"
+    assert unnamed_documents(shortened, "en", ["iso20022_mdr2_request_to_pay_v1"], titles,
+                             "defined in the SCT Inter-PSP Implementation Guidelines (IG)") == []
+    assert unnamed_documents(shortened, "en", ["iso20022_mdr2_request_to_pay_v1"], titles,
+                             "the SCT scheme as set out in the EPC's rules for Implementation Guidelines") == [
+        "the SCT Implementation Guidelines"]
     # a rulebook whose title page was never read: nothing can be told
     assert unnamed_documents(question, "en", ["unknown"], titles, "") == []
 

@@ -38,6 +38,10 @@ def test_a_name_counts_as_mentioned_when_a_source_writes_it_run_together_or_with
     assert mentioned("SEPA-overboekingsbestand", "a sepa credit transfer file", "in een SEPA-overboekingsbestand")
     assert not mentioned("PS-17", "rulebooks ps-1 and ps-170")
     assert not mentioned("Visa", "mastercard and maestro rules", "What does Visa charge?")
+    # one name spelled with a hyphen, run together or with a space: the chipTAN specification writes "HHDUC"
+    assert mentioned("HHD-UC", "festlegungen zu hhduc", "Who publishes the HHD-UC specification?")
+    assert mentioned("QR-IBAN", "a qr iban is an iban")
+    assert not mentioned("HHD-UC", "the hhducx reader")
     # a name joined to a three-letter common word of the question's language ("TARGET-dag": TARGET day)
     assert mentioned("TARGET-dag", "when the execution date is not a target day", "geen TARGET-dag")
     assert not mentioned("TARGET-dag", "the execution date is a business day", "geen TARGET-dag")
