@@ -545,8 +545,10 @@ def _span_texts(text: str, tables_csv: tuple[str, ...], section_title: str, rule
             continue
         wordy = bool(re.search(r"[^\W\d_]{3}", sentence)) and "|" not in sentence
         if (len(sentence) >= 12 and wordy and not is_heading(sentence, chunk)) \
-                or ((after_lead_in or _enumerated(sentence, markers)) and wordy and is_list_item(sentence) and not sentence.endswith("?")):
-            # (a list's short items are no headings: "… composed of 5 MessageBuildingBlocks:" / "B. Case")
+                or ((after_lead_in or _enumerated(sentence, markers)) and wordy and is_list_item(sentence)
+                    and not sentence.endswith("?") and not _DOT_LEADER.search(sentence)):
+            # (a list's short items are no headings: "… composed of 5 MessageBuildingBlocks:" / "B. Case"; a
+            # contents line lettered as one, "B. Generelle Festlegungen zu HHDUC ........ 6", still is)
             spans.append((sentence, None, None))
         after_lead_in = LEAD_IN_REACH if sentence.endswith(":") else max(0, after_lead_in - 1)
     for index, table in enumerate(tables_csv):

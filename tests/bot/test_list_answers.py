@@ -59,6 +59,17 @@ def test_numbered_items_without_a_full_stop_are_quotable():
     assert "1. integrated part of a paper bill" in texts and "2. an enclosure to a paper bill" in texts
 
 
+def test_a_lettered_contents_line_is_no_list_item():
+    """The chipTAN specification's contents ("A. Einleitung ........ 6", "B. Generelle Festlegungen …")
+    are lettered like a list's items, but a contents line is never quoted."""
+    contents = ("A. Einleitung ................................................................ 6\n\n"
+                "B. Generelle Festlegungen zu HHDUC ........................................ 6\n\n"
+                "C. Spezielle Festlegungen zur optischen HHDUC-Kopplung ..................... 19")
+    items = "A. the payment part is printed on perforated paper\n\nB. the receipt is on its left"
+    assert [s.text for s in chunk_spans("S1", chunk(contents), 0)] == []
+    assert len(chunk_spans("S1", chunk(items), 0)) == 2
+
+
 def test_every_item_after_the_lead_in_is_quoted_and_the_next_lead_in_ends_the_list():
     text = OfflineRulebookModel(min_lexical=0.0).compose(
         "What layout rules apply to the payment part with a receipt in all three appearances?", "en",
