@@ -212,8 +212,17 @@ def _written(reference: Reference, passages: str) -> bool:
     Implementation Guidelines" for the rulebook's "SCT Inter-PSP Implementation Guidelines")."""
     noun = re.sub(r"(s|a|um)$", "", reference.text.split()[-1].strip(".,;:?!"), flags=re.I)
     gap = rf"\s+(?:\S+\s+){{0,{MAX_TITLE_GAP}}}"
-    pattern = r"(?<![\w-])" + gap.join([*(re.escape(w) for w in reference.qualifiers), re.escape(noun) + r"\w*"])
+    pattern = r"(?<![\w-])" + gap.join([*(_spelled(w) for w in reference.qualifiers), re.escape(noun) + r"\w*"])
     return re.search(pattern, passages, re.I) is not None
+
+
+def _spelled(qualifier: str) -> str:
+    """A title word as a passage may write it: an acronym also spelled out ("SCT": "SEPA Credit Transfer",
+    "E&I": "Exceptions and Investigations"), as a title's initials are read (`DocumentTitle`)."""
+    if not _ACRONYM.match(qualifier) or len(_letters(qualifier)) < 2:
+        return re.escape(qualifier)
+    words = r"\s+(?:(?:and|of|for|the|&)\s+)?".join(rf"{letter}\w*" for letter in _letters(qualifier))
+    return rf"(?:{re.escape(qualifier)}|(?-i:{words}))"  # the spelled-out words capitalised, as a title's are
 
 
 def _ends_run(word: str, words: list[tuple[str, int, int]], position: int, question: str) -> bool:

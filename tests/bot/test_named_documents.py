@@ -108,6 +108,12 @@ def test_only_documents_no_shown_rulebook_is_and_no_passage_names_are_unnamed():
     assert unnamed_documents(shortened, "en", ["iso20022_mdr2_request_to_pay_v1"], titles,
                              "the SCT scheme as set out in the EPC's rules for Implementation Guidelines") == [
         "the SCT Implementation Guidelines"]
+    # an acronym of the question spelled out by the passage, in capitalised words: "SCT" is "SEPA Credit Transfer"
+    assert unnamed_documents(shortened, "en", ["iso20022_mdr2_request_to_pay_v1"], titles,
+                             "The SEPA Credit Transfer Scheme Implementation Guidelines are available as") == []
+    assert unnamed_documents(shortened, "en", ["iso20022_mdr2_request_to_pay_v1"], titles,
+                             "some common things about Implementation Guidelines") == [
+        "the SCT Implementation Guidelines"]
     # a rulebook whose title page was never read: nothing can be told
     assert unnamed_documents(question, "en", ["unknown"], titles, "") == []
 
