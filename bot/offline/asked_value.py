@@ -86,13 +86,13 @@ _ASKS_DURATION = re.compile(
     r"(?:tot|voor|vanaf|sinds|op)\s+welke\s+datum|welke\s+datum|"
     r"(?:jusqu['’]\s*[àa]|avant|[àa]\s+partir\s+de|depuis)\s+quelle\s+date|quelle\s+date(?!\s+(?:de\s+)?(?:format|type|[ée]l[ée]ment|champ))|"
     r"(?:bis|ab|seit|vor)\s+(?:zu\s+)?welche[mn]?\s+(?:datum|termin|zeitpunkt|tag)|welche[sm]?\s+datum|"
-    # when a thing expires, the answer is a period or a date ("36 months after the last collection")
     # a period or duration asked by that word ("the maximum period between …", "quelle est la durée maximale",
     # "welche Laufzeit"); not "the tax record period", which names a code
     r"(?:maximum|minimum|max\.?|min\.?|which|what)\s+(?:time\s+)?(?:periods?|durations?)|"
     r"dur[ée]es?|(?:quelle|maximale|minimale)\s+p[ée]riode|p[ée]riode\s+(?:maximale|minimale)|"
     r"looptijd|(?:maximale|minimale)\s+(?:duur|periode)|welke\s+periode|"
     r"dauer|h[öo]chstdauer|laufzeit|(?:maximale[rn]?|minimale[rn]?|welche[nmr]?)\s+zeitraum|zeitspanne|"
+    # when a thing expires, the answer is a period or a date ("36 months after the last collection")
     r"expire[sd]?|expiry|lapses?|validity\s+period|vervalt|verloopt|verlopen|expirer?|expiration|"
     r"verf[äa]llt|l[äa]uft\s+\w+\s+ab|abl[äa]uft|g[üu]ltigkeitsdauer)\b",
     re.IGNORECASE)
