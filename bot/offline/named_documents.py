@@ -219,7 +219,7 @@ def _written(reference: Reference, passages: str) -> bool:
 def _spelled(qualifier: str) -> str:
     """A title word as a passage may write it: an acronym also spelled out ("SCT": "SEPA Credit Transfer",
     "E&I": "Exceptions and Investigations"), as a title's initials are read (`DocumentTitle`)."""
-    if not _ACRONYM.match(qualifier) or len(_letters(qualifier)) < 2:
+    if not _ACRONYM.match(qualifier):  # (an acronym has two capitals at least: two words to spell out)
         return re.escape(qualifier)
     words = r"\s+(?:(?:and|of|for|the|&)\s+)?".join(rf"{letter}\w*" for letter in _letters(qualifier))
     return rf"(?:{re.escape(qualifier)}|(?-i:{words}))"  # the spelled-out words capitalised, as a title's are
