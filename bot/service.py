@@ -217,7 +217,8 @@ class AssistantService:
         vocabulary = self.vocabulary
         gate = CitationGate(ledger, language, self.source_link, self.judge, question=question,
                             searched=lambda: [r.rulebook_id for r in self.knowledge.list_rulebooks(user.roles)],
-                            message_words=None if vocabulary is None else lambda: vocabulary.message_words(wait=False))
+                            message_words=None if vocabulary is None else lambda: vocabulary.message_words(wait=False),
+                            document_titles=None if vocabulary is None else lambda: vocabulary.document_titles(wait=False))
         context = RunContext(roles=tuple(user.roles), ledger=ledger, observer=run,
                              max_tool_calls=self.settings.max_tool_calls)
         usage: dict[str, int] = {}

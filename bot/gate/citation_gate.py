@@ -57,7 +57,7 @@ import asyncio
 import csv
 import io
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -69,6 +69,8 @@ from bot.gate.refusal import refusal_text
 from bot.gate.support_check import SupportJudge, best_quote, check_support
 from bot.language import detect_language, translation_note
 from bot.offline.message_elements import FrozenMessageWords, missing_elements
+from bot.offline.named_documents import DocumentTitle
+from bot.offline.referenced_documents import documents_elsewhere
 from bot.source_links import SourceLink
 from knowledge.instruction_text import find_instruction_spans
 from knowledge.payload import ChunkPayload
@@ -171,13 +173,17 @@ class CitationGate:
     def __init__(self, ledger: SourceLedger, answer_language: str, source_link: SourceLink,
                  judge: SupportJudge | None = None, question: str = "",
                  searched: Callable[[], Sequence[str]] | None = None,
-                 message_words: Callable[[], FrozenMessageWords | None] | None = None) -> None:
+                 message_words: Callable[[], FrozenMessageWords | None] | None = None,
+                 document_titles: Callable[[], Mapping[str, DocumentTitle] | None] | None = None) -> None:
         self.ledger = ledger
         self.question = question
         self.searched = searched  # the ids of the rulebooks a search covers, for a refusal
         # the message guides' chapters, for a refusal that says which element a named message lacks;
         # None while the corpus vocabulary is still being read (the refusal then just does not say it)
         self.message_words = message_words
+        # the rulebooks' title pages, for a refusal that names a document the passages refer to and the
+        # caller cannot consult; None while the vocabulary is being read, as above
+        self.document_titles = document_titles
         self.answer_language = answer_language
         self.source_link = source_link
         self.judge = judge
@@ -485,8 +491,10 @@ class CitationGate:
                 items = list(getattr(self.ledger, "items", list)())
                 index = self.message_words() if self.message_words is not None and self.question else None
                 missing = missing_elements(self.question, items, index)
-                text = refusal_text(self.answer_language, self.question, [chunk for _, chunk in items], searched,
-                                    missing)
+                shown = [chunk for _, chunk in items]
+                titles = self.document_titles() if self.document_titles is not None and self.question else None
+                elsewhere = documents_elsewhere(self.question, shown, titles) if titles is not None else []
+                text = refusal_text(self.answer_language, self.question, shown, searched, missing, elsewhere)
                 return GateResult(text, "refused", "the rulebooks do not cover the question", [], [],
                                   self._decisions, draft)
             return self._block("the draft cited no source", draft)

@@ -12,8 +12,11 @@ holds:
   for an element the question asks about in a message it names that the message lacks while other
   messages have it, that fact ("The message camt.039 (CaseStatusReport) has no element ClearingSystem;
   other messages of the guide have it."), in the guide's own names and ids (read from the corpus's
-  message chapters, `bot.offline.message_elements`, not copied from the question), then which rulebooks were searched: every rulebook the asker may consult (a
-  search covers all of them), by id. Not the rulebooks of the passages shown: those depend on
+  message chapters, `bot.offline.message_elements`, not copied from the question), then, for a
+  document the passages shown refer to by a name the question writes and that none of their rulebooks
+  is, that they refer to it ("For this they refer to the SEPA Core Direct Debit Scheme Rulebook, which
+  I cannot consult.", `bot.offline.referenced_documents`), then which rulebooks were searched:
+  every rulebook the asker may consult (a search covers all of them), by id. Not the rulebooks of the passages shown: those depend on
   the question's wording, and a question about a restricted rulebook must read exactly like one
   about a rulebook that does not exist. Nothing is said about rulebooks when they are not known.
 """
@@ -50,6 +53,13 @@ _NO_ELEMENT = {
     "nl": "Het bericht {messages} heeft geen element {element}; andere berichten van de gids wel.",
     "fr": "Le message {messages} n'a pas d'élément {element} ; d'autres messages du guide l'ont.",
     "de": "Die Nachricht {messages} hat kein Element {element}; andere Nachrichten des Leitfadens haben es.",
+}
+# a document the passages refer to by name that the caller cannot consult (`bot.offline.referenced_documents`)
+_ELSEWHERE = {
+    "en": "For this they refer to the {documents}, which I cannot consult.",
+    "nl": "Hiervoor verwijzen ze naar {documents}, dat ik niet kan raadplegen.",
+    "fr": "Pour cela, ils renvoient à {documents}, que je ne peux pas consulter.",
+    "de": "Dafür verweisen sie auf {documents}, das ich nicht einsehen kann.",
 }
 _SEARCHED = {
     "en": "Searched: {rulebooks}.",
@@ -142,10 +152,13 @@ def _absent_terms(question: str, language: str, shown: Sequence[ChunkPayload]) -
 
 
 def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload] = (),
-                 searched: Sequence[str] = (), missing: Sequence[MissingElement] = ()) -> str:
+                 searched: Sequence[str] = (), missing: Sequence[MissingElement] = (),
+                 elsewhere: Sequence[str] = ()) -> str:
     """The refusal for `question`, given the passages the tools showed in this run, the ids of
-    the rulebooks the asker may consult (the ones a search covers) and the elements the messages
-    the question names lack (`message_elements.missing_elements`)."""
+    the rulebooks the asker may consult (the ones a search covers), the elements the messages
+    the question names lack (`message_elements.missing_elements`) and the documents the passages
+    refer to for what the question names that are none of the rulebooks shown
+    (`referenced_documents.documents_elsewhere`)."""
     language = normalise_language(language)
     if question and is_advice_request(question):
         return advice_refusal(language).replace(MARKER, "").strip()
@@ -155,6 +168,9 @@ def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload
         parts.append(_ABSENT[language].format(terms=", ".join(absent)))
     parts += [_NO_ELEMENT[language].format(messages=describe_messages(m.messages), element=m.element)
               for m in missing]
+    if elsewhere:
+        documents = " / ".join(elsewhere) if language == "en" else " / ".join(f'"{d}"' for d in elsewhere)
+        parts.append(_ELSEWHERE[language].format(documents=documents))
     if searched:
         parts.append(_SEARCHED[language].format(rulebooks=_rulebooks(searched, language)))
     return " ".join(parts)

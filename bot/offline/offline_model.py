@@ -92,6 +92,7 @@ from bot.offline.neutral_terms import MAX_MISSING_NEUTRAL, missing_neutral_share
 from bot.offline.pointed_component import holds_table_of, inner_row, pointed_components
 from bot.offline.question_parts import question_parts
 from bot.offline.quote_context import with_context
+from bot.offline.referenced_documents import documents_elsewhere
 from bot.offline.section_opening import headed_section
 from bot.offline.section_opening import to_read as opening_to_read
 from bot.offline.span_ranker import (  # spans this close to the best are quoted, this many at most
@@ -597,6 +598,11 @@ class OfflineRulebookModel(BaseChatModel):
         # camt.033"): the other messages' rows and records would answer for the wrong message
         absent += elements_outside_messages(
             query, hits, self.vocabulary.message_words() if self.vocabulary is not None else None)
+        if not absent and self.vocabulary is not None and asked_slot(query, asked_fact(query)) is not None:
+            # a value of the rules of a document the passages only refer to ("the pre-notification period of
+            # a SEPA Core Direct Debit", named by the SCT rulebook): that document states it, and the
+            # passages that name it quote their own rules (`bot.offline.referenced_documents`)
+            absent += documents_elsewhere(query, [c for _, c in hits], self.vocabulary.document_titles())
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))

@@ -156,9 +156,12 @@ class CorpusVocabulary:
         """The section detailing each message component the guides name (`component_sections`)."""
         return self._current().components
 
-    def document_titles(self) -> Any:
+    def document_titles(self, wait: bool = True) -> Any:
         """Each rulebook's title page, as a question naming a document is matched against it
-        (`named_documents.DocumentTitle`, by rulebook id)."""
+        (`named_documents.DocumentTitle`, by rulebook id). `wait=False` as for `message_words`."""
+        if not wait and self._table is None:
+            self._start_rebuild(blocking=False)
+            return None
         return self._current().titles
 
     def _current(self) -> _VocabularyTable:
