@@ -39,7 +39,7 @@ MAX_TITLE_CHARS = 1500  # of the first page: title block, version, publisher
 MAX_ACRONYM_WORDS = 5
 MAX_TITLE_GAP = 2  # words a passage may write between two words of a title the question shortens
 # the language a document is written in names it too: "the German HHD-UC specification"
-_LANGUAGE_NAMES = {"en": "English", "de": "German Deutsch", "fr": "French français", "nl": "Dutch Nederlands"}
+LANGUAGE_WORDS = {"en": "English", "de": "German Deutsch", "fr": "French français", "nl": "Dutch Nederlands"}
 
 # matched against a whole word of the question (`_WORD` keeps "rulebook's" one word: a possessive is none)
 _DOCUMENT_NOUN = re.compile(
@@ -139,7 +139,7 @@ class TitlePages:
 
 def title_of(text: str, language: str | None) -> DocumentTitle:
     terms = set(tokenize(text, language)) | set(tokenize(text, "en"))
-    terms |= set(tokenize(_LANGUAGE_NAMES.get((language or "")[:2], ""), "en"))
+    terms |= set(tokenize(LANGUAGE_WORDS.get((language or "")[:2], ""), "en"))
     ordered = tokenize(text, None)
     terms |= {_joined(a, b) for a, b in zip(ordered, ordered[1:], strict=False)}
     words = re.findall(r"[^\W\d_]+", text)

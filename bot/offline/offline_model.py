@@ -83,6 +83,7 @@ from bot.offline.cross_reference import (
     type_references,
     wants_whole_section,
 )
+from bot.offline.document_coverage import NAMED_MARGIN, uncovered_slots
 from bot.offline.document_parts import chunk_parts, missing_parts, named_parts
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.heading_lists import heading_list, titled_target
@@ -751,6 +752,16 @@ class OfflineRulebookModel(BaseChatModel):
             # 5.1"): the question often starts from it, so it is cited beside what it points to
             if source.score >= best.score - FOLLOWED_MARGIN and source not in chosen:
                 chosen.append(source)
+        if self.vocabulary is not None:
+            # a question naming two documents ("the E&I and the Request To Pay message definitions") is answered
+            # from both: each named document no quote comes from brings its own best span (`document_coverage`)
+            quoted = [s.chunk.rulebook_id for s in (*chosen, *rows)]
+            for slot in uncovered_slots(question, quoted, [c.rulebook_id for _, c in hits],
+                                        self.vocabulary.document_titles()):
+                own = next((s for s in spans if s.chunk.rulebook_id in slot and s.score >= best.score - NAMED_MARGIN
+                            and not is_heading(s.text, s.chunk) and self._relevant(s, language)), None)
+                if own is not None:
+                    (rows if own.table is not None else chosen).append(own)
         for record in reversed(_pointed_records(chosen, spans, best)):
             # "The message contains a reason code (attribute AT-R071 see section 4.6.1)": the record of the
             # attribute a quote names (its value range holds the codes) is the first table shown
@@ -871,10 +882,13 @@ class OfflineRulebookModel(BaseChatModel):
             held |= chunk_parts(chunk)
         return missing_parts(named, held)
 
-    def _relevant(self, span: Span) -> bool:
-        """Span.relevant at this model's bars (an eval may lower them)."""
+    def _relevant(self, span: Span, language: str | None = None) -> bool:
+        """Span.relevant at this model's bars (an eval may lower them); given the question's language, a
+        span in another language is held to the other-language dense bar, as the answer is (`answers`)."""
         dense = max((d for d in (span.dense, span.dense_full) if d is not None), default=None)
-        return span.lexical >= self.min_lexical or (dense is not None and dense >= self.min_dense)
+        other = language is not None and span.chunk.language[:2] != language[:2]
+        bar = self.min_dense_other_language if other else self.min_dense
+        return span.lexical >= self.min_lexical or (dense is not None and dense >= bar)
 
     def _observe(self, decision: Decision) -> None:
         if self.observer is not None:
