@@ -6,7 +6,8 @@ IBAN on a QR-bill?" the SIX QR-IID guide and the QR-bill guide. The best spans o
 often all come from one of them (the one whose wording is closest), and the answer then says
 nothing of the other, which reads as if that document were silent. So, once the quotes are chosen,
 each document the question names that no quote comes from gets its own best span, when that span
-is close enough to the best one (`NAMED_MARGIN`, in the fitted ranker's scores).
+is close enough to the best one (`offline_model.FOLLOWED_MARGIN`, as a followed cross-reference's:
+on dev, a margin twice as wide adds nothing more) and to the question (the answer's own bars).
 
 What names a document, on purpose narrow:
 - a NAME in the question is a run of words that each carry a capital past the first letter or a
@@ -31,11 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from bot.offline.named_documents import LANGUAGE_WORDS, DocumentTitle
 
-__all__ = ["NAMED_MARGIN", "named_slots", "uncovered_slots"]
-
-# a named document's best span joins the quotes when its score is at most this far below the best span's:
-# the margin of a followed cross-reference (offline_model.FOLLOWED_MARGIN at the fitted quote margin)
-NAMED_MARGIN = 0.27
+__all__ = ["named_slots", "uncovered_slots"]
 
 _WORD = re.compile(r"[\w&.\-’']+")
 _JOINING = {"and", "of", "for", "to", "&"}

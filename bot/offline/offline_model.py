@@ -83,7 +83,7 @@ from bot.offline.cross_reference import (
     type_references,
     wants_whole_section,
 )
-from bot.offline.document_coverage import NAMED_MARGIN, uncovered_slots
+from bot.offline.document_coverage import uncovered_slots
 from bot.offline.document_parts import chunk_parts, missing_parts, named_parts
 from bot.offline.exonyms import other_forms, rendering_in
 from bot.offline.heading_lists import heading_list, titled_target
@@ -758,7 +758,7 @@ class OfflineRulebookModel(BaseChatModel):
             quoted = [s.chunk.rulebook_id for s in (*chosen, *rows)]
             for slot in uncovered_slots(question, quoted, [c.rulebook_id for _, c in hits],
                                         self.vocabulary.document_titles()):
-                own = next((s for s in spans if s.chunk.rulebook_id in slot and s.score >= best.score - NAMED_MARGIN
+                own = next((s for s in spans if s.chunk.rulebook_id in slot and s.score >= best.score - FOLLOWED_MARGIN
                             and not is_heading(s.text, s.chunk) and self._relevant(s, language)), None)
                 if own is not None:
                     (rows if own.table is not None else chosen).append(own)
