@@ -169,8 +169,15 @@ def refusal_text(language: str, question: str = "", shown: Sequence[ChunkPayload
     parts += [_NO_ELEMENT[language].format(messages=describe_messages(m.messages), element=m.element)
               for m in missing]
     if elsewhere:
-        documents = " / ".join(elsewhere) if language == "en" else " / ".join(f'"{d}"' for d in elsewhere)
-        parts.append(_ELSEWHERE[language].format(documents=documents))
+        parts.append(elsewhere_sentence(language, elsewhere))
     if searched:
         parts.append(_SEARCHED[language].format(rulebooks=_rulebooks(searched, language)))
     return " ".join(parts)
+
+
+def elsewhere_sentence(language: str, documents: Sequence[str]) -> str:
+    """"For this they refer to the X, which I cannot consult.": the documents as the passages name them
+    (in English, quoted in the other languages)."""
+    language = normalise_language(language)
+    named = " / ".join(documents) if language == "en" else " / ".join(f'"{d}"' for d in documents)
+    return _ELSEWHERE[language].format(documents=named)

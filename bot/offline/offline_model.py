@@ -70,7 +70,7 @@ from pydantic import ConfigDict, Field, PrivateAttr
 
 from bot.gate.claims import SpanIndex, extract_claims
 from bot.gate.instruction_spans import document_text_only
-from bot.gate.refusal import mentioned, searchable_text
+from bot.gate.refusal import elsewhere_sentence, mentioned, searchable_text
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
 from bot.offline.asked_value import asked_slot, asked_unit, holds_value
@@ -603,7 +603,10 @@ class OfflineRulebookModel(BaseChatModel):
             # a value of the rules of a document the passages only refer to ("the pre-notification period of
             # a SEPA Core Direct Debit", named by the SCT rulebook): that document states it, and the
             # passages that name it quote their own rules (`bot.offline.referenced_documents`)
-            absent += documents_elsewhere(query, [c for _, c in hits], self.vocabulary.document_titles())
+            elsewhere = documents_elsewhere(query, [c for _, c in hits], self.vocabulary.document_titles())
+            if elsewhere:
+                self._observe(Decision(query, len(hits), elsewhere, None, 0.0, False))
+                return f"{refusal} {elsewhere_sentence(language, elsewhere)}"
         if absent:
             self._observe(Decision(query, len(hits), absent, None, 0.0, False))
             return refusal + detail.format(terms=", ".join(absent))

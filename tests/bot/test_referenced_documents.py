@@ -69,6 +69,9 @@ def test_the_offline_model_refuses_a_value_of_a_referenced_documents_rules_but_a
     hits = [(f"S{i}", c) for i, c in enumerate(SCT[1:])]
     text = model.compose(PRE_NOTIFICATION, "en", hits)
     assert text.startswith("[not covered]"), text
+    # the draft says what is true (the gate writes the user's refusal from the same facts): the name is
+    # mentioned, the document is elsewhere
+    assert "they refer to the SEPA Core Direct Debit Scheme Rulebook" in text and "do not mention" not in text, text
     # the document the question names is shown: its own rule answers
     text = model.compose(PRE_NOTIFICATION, "en", [("S9", SDD[1]), *hits])
     assert not text.startswith("[not covered]") and "14 Calendar Days" in text, text
