@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from bot.offline.named_documents import LANGUAGE_WORDS, DocumentTitle
+from bot.offline.named_documents import LANGUAGE_WORDS, DocumentTitle, shown_titles
 
 __all__ = ["named_slots", "uncovered_slots"]
 
@@ -52,10 +52,9 @@ def _name_runs(question: str) -> list[tuple[str, ...]]:
         word = m.group(0).strip(".’'")
         starts_sentence = previous_end == 0 or _SENTENCE_END.search(question[:m.start()]) is not None
         previous_end = m.end()
-        inner_capital = any(ch.isupper() for ch in word[1:]) or any(ch.isdigit() for ch in word)
         capitalised = word[:1].isupper() and not starts_sentence
         # a word in camel case ("TotalAmount", "RequestToPay") names an element or a message, not a document
-        if word and (inner_capital or capitalised) and not _CAMEL_CASE.search(word):
+        if word and (_acronym_or_code(word) or capitalised) and not _CAMEL_CASE.search(word):
             current += [*pending, word] if current else [word]
             pending = []
         elif current and word.casefold() in _JOINING:
@@ -77,12 +76,7 @@ def named_slots(question: str, rulebook_ids: Iterable[str], titles: Mapping[str,
                 ) -> list[frozenset[str]]:
     """The documents the question names among these rulebooks, each as the set of rulebooks its name fits
     (see the module docstring); empty when a rulebook's title page is unknown."""
-    shown: dict[str, DocumentTitle] = {}
-    for rulebook_id in rulebook_ids:
-        title = titles.get(rulebook_id)
-        if title is None:
-            return []
-        shown[rulebook_id] = title
+    shown = shown_titles(rulebook_ids, titles)
     if len(shown) < 2:
         return []
     slots: list[frozenset[str]] = []
@@ -102,8 +96,12 @@ def _names_a_document(name: tuple[str, ...]) -> bool:
     words = [w for w in name if w.casefold() not in _JOINING]
     if not any(ch.isalpha() for w in words for ch in w):
         return False  # a number alone ("1.0", "2.111") is a version or a field, on many a title page
-    return (len(words) >= 2 or any(_LANGUAGE.fullmatch(w) for w in words)
-            or any(any(ch.isupper() for ch in w[1:]) or any(ch.isdigit() for ch in w) for w in words))
+    return len(words) >= 2 or any(_LANGUAGE.fullmatch(w) or _acronym_or_code(w) for w in words)
+
+
+def _acronym_or_code(word: str) -> bool:
+    """A capital past the first letter or a digit: "ABN", "QR-IBAN", "E&I", "2019-2020"."""
+    return any(ch.isupper() for ch in word[1:]) or any(ch.isdigit() for ch in word)
 
 
 def _names(run: tuple[str, ...], shown: Mapping[str, DocumentTitle]) -> list[tuple[str, ...]]:

@@ -194,16 +194,29 @@ def document_references(question: str, language: str) -> list[Reference]:
 
 
 def unnamed_documents(question: str, language: str, rulebook_ids: Iterable[str],
-                      titles: Mapping[str, DocumentTitle], passages: str) -> list[str]:
+                      titles: Mapping[str, DocumentTitle | None], passages: str) -> list[str]:
     """The documents the question names that none of these rulebooks' titles is and the passages shown
     never name as the question writes it ("the NVB Implementation Guidelines" the addendum is based on:
     a document the rulebooks write about is one a question may ask them about). None when a rulebook
     has no title page read: then nothing can be told."""
-    shown = [titles.get(r) for r in dict.fromkeys(rulebook_ids)]
-    if not shown or any(t is None for t in shown):
+    shown = shown_titles(rulebook_ids, titles)
+    if not shown:
         return []
     return [r.text for r in document_references(question, language)
-            if not any(t.holds(r.qualifiers) for t in shown if t is not None) and not _written(r, passages)]
+            if not any(t.holds(r.qualifiers) for t in shown.values()) and not _written(r, passages)]
+
+
+def shown_titles(rulebook_ids: Iterable[str], titles: Mapping[str, DocumentTitle | None]
+                 ) -> dict[str, DocumentTitle]:
+    """The title page of each of these rulebooks, by id; empty when there are none or one has no title
+    page read (then nothing can be told about which documents were shown)."""
+    shown: dict[str, DocumentTitle] = {}
+    for rulebook_id in rulebook_ids:
+        title = titles.get(rulebook_id)
+        if title is None:
+            return {}
+        shown[rulebook_id] = title
+    return shown
 
 
 def _written(reference: Reference, passages: str) -> bool:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from bot.offline.named_documents import DocumentTitle
+from bot.offline.named_documents import DocumentTitle, shown_titles
 from knowledge.payload import ChunkPayload
 from knowledge.word_forms import fold_accents
 
@@ -70,8 +70,8 @@ def documents_elsewhere(question: str, chunks: Sequence[ChunkPayload],
     the chunks' rulebooks is that document (their title pages, `titles` by rulebook id); each as the
     passage writes the reference. Empty when a shown rulebook's title page is unknown: then nothing
     can be told."""
-    shown = [titles.get(r) for r in dict.fromkeys(c.rulebook_id for c in chunks)]
-    if not shown or any(t is None for t in shown):
+    shown = shown_titles(dict.fromkeys(c.rulebook_id for c in chunks), titles)
+    if not shown:
         return []
     asked = _searchable(question)
     found: dict[str, str] = {}
@@ -80,7 +80,7 @@ def documents_elsewhere(question: str, chunks: Sequence[ChunkPayload],
             if name not in found and _written_in(name, asked):
                 found[name] = written
     return [written for name, written in found.items()
-            if not any(t.holds(tuple(name.split())) for t in shown if t is not None)]
+            if not any(t.holds(tuple(name.split())) for t in shown.values())]
 
 
 def _searchable(text: str) -> str:
