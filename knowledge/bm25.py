@@ -69,6 +69,9 @@ ASSUMED_AVGDL = 160.0
 # (0.5) -> 0.945 (1.0); the hybrid search's 0.954 -> 0.963 only at 1.0. Splitting the names in
 # the DOCUMENTS as well lost 3 points on BM25 alone and none gained hybrid: not done.
 COMPOUND_PART_WEIGHT = 1.0
+# The weight of the English word of a payment term a non-English question uses (knowledge.payment_terms): a
+# translation is the same term, so it weighs as the question's own words do
+GLOSS_WEIGHT = 1.0
 _TERMS_MEMO = 20_000  # texts whose terms are remembered (~0.4 KB each: a few MB)
 
 SUPPORTED_LANGUAGES = ("en", "nl", "fr", "de")
@@ -226,8 +229,10 @@ class Bm25Encoder:
     """Stateless: the same text and language always give the same vector, in any process."""
 
     def __init__(self, k1: float = K1, b: float = B, avgdl: float = ASSUMED_AVGDL,
-                 compound_part_weight: float = COMPOUND_PART_WEIGHT, drop_frame_words: bool = True) -> None:
+                 compound_part_weight: float = COMPOUND_PART_WEIGHT, drop_frame_words: bool = True,
+                 gloss_weight: float = GLOSS_WEIGHT) -> None:
         self.k1, self.b, self.avgdl = k1, b, avgdl
+        self.gloss_weight = gloss_weight
         # query side only (sweeps compare them; the product uses the defaults)
         self.compound_part_weight, self.drop_frame_words = compound_part_weight, drop_frame_words
 
@@ -256,7 +261,14 @@ class Bm25Encoder:
         lang = _document_language(language, text)
         options = {"part_weight": self.compound_part_weight, "drop_frame": self.drop_frame_words}
         if lang is not None:
-            return query_weights(text, lang, **options)  # type: ignore[arg-type]
+            weights = query_weights(text, lang, **options)  # type: ignore[arg-type]
+            if self.gloss_weight > 0:
+                # a Dutch, French or German question also searches the English words of its payment terms:
+                # the rulebooks are mostly English, and "afgewezen" shares no term with "rejected"
+                from knowledge.payment_terms import english_terms  # (it stems with this module's tokenize)
+                for term in english_terms(text, lang):
+                    weights.setdefault(term, self.gloss_weight)
+            return weights
         merged: dict[str, float] = {}
         for candidate in SUPPORTED_LANGUAGES:
             for term, weight in query_weights(text, candidate, **options).items():  # type: ignore[arg-type]

@@ -50,6 +50,7 @@ from bot.offline.section_opening import OPENING_SPANS, asks_purpose, opening_chu
 from bot.offline.span_ranker import ELEMENT_WEIGHTS, WEIGHTS, weighted
 from knowledge.bm25 import compound_parts, tokenize
 from knowledge.payload import ChunkPayload
+from knowledge.payment_terms import translated_terms
 from knowledge.sentences import SentenceStream
 from knowledge.word_forms import fold_accents
 
@@ -1332,6 +1333,11 @@ class SpanScorer:
         for span in spans:
             lang = span.chunk.language[:2]
             wanted = {t for t in _terms(f"{focused} {extra}", lang) if t not in naming}
+            if language:
+                # a sentence in another language than the question's uses that language's words for the question's
+                # payment terms ("rejected" for "afgewezen", "Empfänger" for "payee"); an English one is what the
+                # search looked for too (bm25: `english_terms`)
+                wanted |= translated_terms(focused, language[:2], lang) - naming
             have = set(tokenize(span.text, lang)) | heading_identifiers(span.chunk)
             span.lexical = len(wanted & have) / len(wanted) if wanted else 0.0
             inside = (wanted & _name_part_terms(span.text, lang)) - have
