@@ -138,7 +138,7 @@ class Bar:
             return False
         if self.max_missing_neutral is not None and missing_neutral_share(s.neutral) > self.max_missing_neutral:
             return False
-        if self.require_value_quoted and s.slot is not None and s.value_quoted is False:
+        if self.require_value_quoted and ((s.slot is not None and s.value_quoted is False) or s.codes_quoted is False):
             return False
         return not (self.max_uncovered is not None and s.uncovered is not None and s.uncovered > self.max_uncovered)
 
@@ -174,6 +174,7 @@ class Signal:
     neutral: tuple[tuple[str, float, bool], ...] | None = None  # Decision.neutral
     max_dense_defining: float | None = None  # Decision.max_dense_defining
     value_quoted: bool | None = None  # Decision.value_quoted
+    codes_quoted: bool | None = None  # Decision.codes_quoted
 
 
 def _subject_keys(bar: Bar) -> dict[str, Any]:
@@ -222,7 +223,8 @@ def _coverage(d: dict[str, Any]) -> dict[str, Any]:
             "subject": None if subject is None else tuple(tuple(t) for t in subject), "slot_gap": d.get("slot_gap"),
             "phrases": None if d.get("phrases") is None else tuple(tuple(p) for p in d["phrases"]),
             "neutral": None if d.get("neutral") is None else tuple(tuple(t) for t in d["neutral"]),
-            "max_dense_defining": d.get("max_dense_defining"), "value_quoted": d.get("value_quoted")}
+            "max_dense_defining": d.get("max_dense_defining"), "value_quoted": d.get("value_quoted"),
+            "codes_quoted": d.get("codes_quoted")}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:
@@ -364,7 +366,8 @@ class _Columns:
         self._held: dict[tuple[float, float], Any] = {}
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
         self.neutral = self.np.array([missing_neutral_share(s.neutral) for s in signals])
-        self.value_missing = np.array([s.slot is not None and s.value_quoted is False for s in signals])
+        self.value_missing = np.array([(s.slot is not None and s.value_quoted is False) or s.codes_quoted is False
+                                       for s in signals])
         names = sorted({s.source for s in signals if s.view == "normal"})
         self.by_source = {name: self.normal & np.array([s.source == name for s in signals]) for name in names}
 

@@ -73,6 +73,7 @@ from bot.gate.instruction_spans import document_text_only
 from bot.gate.refusal import elsewhere_sentence, mentioned, searchable_text
 from bot.language import detect_language, language_name
 from bot.offline.advice_request import advice_refusal, is_advice_request
+from bot.offline.asked_codes import asks_for_codes, states_codes
 from bot.offline.asked_value import asked_slot, asked_unit, holds_value
 from bot.offline.building_blocks import block_rows
 from bot.offline.component_sections import RUN_TOGETHER_NAME, in_section
@@ -281,6 +282,9 @@ class Decision:
     # the answer as composed holds a value of the kind asked (bot.offline.asked_value.holds_value over
     # its quotes and tables; None: no kind asked, or no answer composed)
     value_quoted: bool | None = None
+    # a question asking which codes a set holds: the answer as composed states some (bot.offline.asked_codes;
+    # None: no codes asked, or no answer composed)
+    codes_quoted: bool | None = None
 
 
 @dataclass
@@ -661,10 +665,16 @@ class OfflineRulebookModel(BaseChatModel):
         if not decision.answered:
             return refusal
         text = self._quote(question, language, spans, hits, read, followed)
+        # the frame line and the source handles ("[S3]") are no part of what the rulebooks say
+        body = _HANDLE.sub(" ", text.split("\n", 1)[-1])
+        if asks_for_codes(query) and not decision.named_section:
+            decision = replace(decision, codes_quoted=states_codes(body))
+            self._observe(decision)
+            if not decision.codes_quoted and self.require_value_quoted:
+                return refusal
         if decision.slot is None or decision.named_section or not _asks_for_the_value(question, language):
             return text
-        # the frame line and the source handles ("[S3]") are no part of what the rulebooks say
-        quoted = holds_value(_HANDLE.sub(" ", text.split("\n", 1)[-1]), decision.slot, asked_unit(query))
+        quoted = holds_value(body, decision.slot, asked_unit(query))
         self._observe(replace(decision, value_quoted=quoted))
         return text if quoted or not self.require_value_quoted else refusal
 
