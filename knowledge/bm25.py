@@ -25,8 +25,9 @@ stored vector stale, which defeats incremental re-indexing (only changed chunks 
 Chunks are packed to ~2,000 characters, which after stop-word removal is ~150-200 tokens; an
 error in avgdl only shifts how strongly length is normalised, never the order of two chunks of
 equal length. The query vector is each unique query term with weight 1 (words inside run-together names
-less, words that only frame a question left out: `query_weights`): Qdrant multiplies by
-the IDF it keeps per term (the `bm25` sparse vector's IDF modifier), which completes BM25.
+less, words that only frame a question left out: `query_weights`; a Dutch, French or German
+question also carries the English words of its payment terms: `knowledge.payment_terms`): Qdrant
+multiplies by the IDF it keeps per term (the `bm25` sparse vector's IDF modifier), which completes BM25.
 
 Term ids: the first 4 bytes of blake2b(term) masked to 31 bits, deterministic across processes
 and machines (Python's hash() is salted per process). Collisions are rare (~1 in 2^31 per pair)
