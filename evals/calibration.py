@@ -138,7 +138,7 @@ class Bar:
             return False
         if self.max_missing_neutral is not None and missing_neutral_share(s.neutral) > self.max_missing_neutral:
             return False
-        if self.require_value_quoted and ((s.slot is not None and s.value_quoted is False) or s.codes_quoted is False):
+        if self.require_value_quoted and s.misses_asked_value:
             return False
         return not (self.max_uncovered is not None and s.uncovered is not None and s.uncovered > self.max_uncovered)
 
@@ -175,6 +175,12 @@ class Signal:
     max_dense_defining: float | None = None  # Decision.max_dense_defining
     value_quoted: bool | None = None  # Decision.value_quoted
     codes_quoted: bool | None = None  # Decision.codes_quoted
+
+    @property
+    def misses_asked_value(self) -> bool:
+        """The composed answer lacks what the question asked for: a value of the kind asked, or codes
+        (refused when the offline model's `require_value_quoted` is on)."""
+        return (self.slot is not None and self.value_quoted is False) or self.codes_quoted is False
 
 
 def _subject_keys(bar: Bar) -> dict[str, Any]:
@@ -366,8 +372,7 @@ class _Columns:
         self._held: dict[tuple[float, float], Any] = {}
         self.gap = col((s.slot_gap if s.slot is not None else None) for s in signals)
         self.neutral = self.np.array([missing_neutral_share(s.neutral) for s in signals])
-        self.value_missing = np.array([(s.slot is not None and s.value_quoted is False) or s.codes_quoted is False
-                                       for s in signals])
+        self.value_missing = np.array([s.misses_asked_value for s in signals])
         names = sorted({s.source for s in signals if s.view == "normal"})
         self.by_source = {name: self.normal & np.array([s.source == name for s in signals]) for name in names}
 
