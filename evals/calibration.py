@@ -70,6 +70,7 @@ from bot.offline.subject_terms import (
     SUBJECT_SCOPE,
     missing_subject_weight,
 )
+from bot.offline.value_subject import about_subject
 
 DENSE_GRID = tuple(round(0.80 + 0.005 * i, 3) for i in range(31))  # 0.80 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
@@ -175,12 +176,15 @@ class Signal:
     max_dense_defining: float | None = None  # Decision.max_dense_defining
     value_quoted: bool | None = None  # Decision.value_quoted
     codes_quoted: bool | None = None  # Decision.codes_quoted
+    value_subject: tuple[float, float] | None = None  # Decision.value_subject
 
     @property
     def misses_asked_value(self) -> bool:
-        """The composed answer lacks what the question asked for: a value of the kind asked, or codes
-        (refused when the offline model's `require_value_quoted` is on)."""
-        return (self.slot is not None and self.value_quoted is False) or self.codes_quoted is False
+        """The composed answer lacks what the question asked for: a value of the kind asked, from a passage
+        about the question's subject (`bot.offline.value_subject` at its bar), or codes (refused when the
+        offline model's `require_value_quoted` is on)."""
+        value_missing = self.value_quoted is False or not about_subject(self.value_subject)
+        return (self.slot is not None and value_missing) or self.codes_quoted is False
 
 
 def _subject_keys(bar: Bar) -> dict[str, Any]:
@@ -230,7 +234,8 @@ def _coverage(d: dict[str, Any]) -> dict[str, Any]:
             "phrases": None if d.get("phrases") is None else tuple(tuple(p) for p in d["phrases"]),
             "neutral": None if d.get("neutral") is None else tuple(tuple(t) for t in d["neutral"]),
             "max_dense_defining": d.get("max_dense_defining"), "value_quoted": d.get("value_quoted"),
-            "codes_quoted": d.get("codes_quoted")}
+            "codes_quoted": d.get("codes_quoted"),
+            "value_subject": None if d.get("value_subject") is None else tuple(d["value_subject"])}
 
 
 def signals_from_answering(report: dict[str, Any], split: str = "dev") -> list[Signal]:

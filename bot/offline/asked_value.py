@@ -296,7 +296,8 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
     """Does the text hold a value of this kind (see the module docstring)? Always False for None.
     A duration asked in a unit (`asked_unit`: "how many days") needs one on the same scale: days,
     weeks, months and years answer it ("within two weeks"), seconds to hours do not, and the other
-    way round; one asked in years needs months or years ("18 months"), not "the next business day";
+    way round; one asked in years needs months or years ("18 months"), not "the next business day", and
+    one asked in days or weeks no years;
     a time of day or "immediately" answers either. A question asking a time of day
     (`CLOCK`) needs one: a period ("within one business day") does not say when."""
     if kind is None:
@@ -325,6 +326,8 @@ def holds_value(text: str, kind: str | None, unit: str | None = None) -> bool:
                 return True
             if unit == "year" and family not in ("month", "year"):
                 continue  # "the next business day", "within 60 days" say nothing of how many years
+            if unit in ("day", "week") and family == "year":
+                continue  # nor "kept for 10 years" of how many days or weeks
             if (family in ("second", "minute", "hour")) == wanted_short:
                 return True
         return False

@@ -155,6 +155,8 @@ from bot.offline.subject_terms import (
     subject_coverage,
     value_gap,
 )
+from bot.offline.value_subject import MAX_SHARE as MAX_VALUE_SHARE
+from bot.offline.value_subject import ValueSubject, about_subject, value_subject
 from knowledge.change_tool import CHANGES, change_question
 from knowledge.payload import ChunkPayload
 from knowledge.sentences import SentenceStream
@@ -285,6 +287,9 @@ class Decision:
     # a question asking which codes a set holds: the answer as composed states some (bot.offline.asked_codes;
     # None: no codes asked, or no answer composed)
     codes_quoted: bool | None = None
+    # how far the values quoted are from the question's subject (bot.offline.value_subject; None: not
+    # measured): too far at the model's `max_value_share`, the answer is refused as one quoting no value
+    value_subject: ValueSubject | None = None
 
 
 @dataclass
@@ -346,6 +351,9 @@ class OfflineRulebookModel(BaseChatModel):
     # a question asking for money, a duration, a length or a count whose composed answer holds no value
     # of that kind is refused: the quotes are about the topic, not the value (REQUIRE_VALUE_QUOTED)
     require_value_quoted: bool = REQUIRE_VALUE_QUOTED
+    # ... and so is one whose values come only from passages holding no subject term of the question this
+    # rare (bot.offline.value_subject; None: a value anywhere in the answer is enough)
+    max_value_share: float | None = MAX_VALUE_SHARE
     tool_names: tuple[str, ...] = ()
     remember_queries: bool = True  # False: no query vector outlives its question (settings.question_caches)
     _query_vectors: dict[str, np.ndarray] = PrivateAttr(default_factory=dict)
@@ -674,9 +682,13 @@ class OfflineRulebookModel(BaseChatModel):
                 return refusal
         if decision.slot is None or decision.named_section or not _asks_for_the_value(question, language):
             return text
-        quoted = holds_value(body, decision.slot, asked_unit(query))
-        self._observe(replace(decision, value_quoted=quoted))
-        return text if quoted or not self.require_value_quoted else refusal
+        unit = asked_unit(query)
+        # a value of the asked kind, quoted from a passage about the question's subject
+        quoted = holds_value(body, decision.slot, unit)
+        measured = value_subject(query, language, text, hits, spans, decision.slot, unit, self.vocabulary)
+        self._observe(replace(decision, value_quoted=quoted, value_subject=measured))
+        answered = quoted and about_subject(measured, self.max_value_share)
+        return text if answered or not self.require_value_quoted else refusal
 
     def _quote(self, question: str, language: str, spans: list[Span], hits: list[tuple[str, ChunkPayload]],
                read: Sequence[tuple[str, str]], followed: Sequence[tuple[str, str]]) -> str:

@@ -24,6 +24,18 @@ def test_an_answer_without_the_value_asked_is_refused_only_with_the_check_on():
     assert point([held, unasked], on)["answered_share"] == 1.0
 
 
+def test_a_value_from_a_passage_about_another_subject_counts_as_missing():
+    from dataclasses import replace
+
+    on = Bar(0.86, 0.5, require_value_quoted=True)
+    far = replace(_signal("unanswerable", True, right=False), value_subject=(1.0, 0.0))
+    near = replace(_signal("normal", True), value_subject=(0.0, 0.0))
+    assert far.misses_asked_value and not near.misses_asked_value
+    assert point([far], on)["refused_unanswerable"] == 1.0 and point([near], on)["answered_share"] == 1.0
+    # a question with no rare subject term has nothing to look for
+    assert not replace(far, value_subject=(1.0, 0.5)).misses_asked_value
+
+
 def test_the_vectorised_check_replays_exactly_what_the_reference_does_and_survives_a_round_trip():
     rng = random.Random(3)
     signals = [_signal(rng.choice(("normal", "excluded", "unanswerable")), rng.choice((None, True, False)),
