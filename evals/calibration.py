@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import bot.offline.value_subject as value_subject_check
 from bot.offline.neutral_terms import missing_neutral_share
 from bot.offline.subject_phrases import (
     HELD_MAX_MISSING,
@@ -70,7 +71,6 @@ from bot.offline.subject_terms import (
     SUBJECT_SCOPE,
     missing_subject_weight,
 )
-from bot.offline.value_subject import about_subject
 
 DENSE_GRID = tuple(round(0.80 + 0.005 * i, 3) for i in range(31))  # 0.80 .. 0.95
 LEXICAL_GRID = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01)  # 1.01: lexical overlap never decides alone
@@ -183,7 +183,8 @@ class Signal:
         """The composed answer lacks what the question asked for: a value of the kind asked, from a passage
         about the question's subject (`bot.offline.value_subject` at its bar), or codes (refused when the
         offline model's `require_value_quoted` is on)."""
-        value_missing = self.value_quoted is False or not about_subject(self.value_subject)
+        value_missing = self.value_quoted is False or not value_subject_check.about_subject(
+            self.value_subject, value_subject_check.MAX_SHARE)
         return (self.slot is not None and value_missing) or self.codes_quoted is False
 
 

@@ -681,8 +681,12 @@ def states_condition(sentence: str) -> bool:
     return is_condition(sentence) or bool(_STATES_CONDITION.search(sentence))
 
 
+# a question opening with where its subject is: "In the CancellationDetails of a camt.029 …, how often …",
+# "In ClearingChannel2Code, what does MPNS stand for?", "Dans la liste des codes, que signifie …"
+_PLACE_CLAUSE = (r"\W*(?:in|within|inside|for|under|according\s+to|bij|volgens|binnen|dans|pour|selon|sous|"
+                 r"im|bei|für|gemäss|gemäß|laut|innerhalb)\s+[^,?;]{3,120}?,\s*")
 _ASKS_MEANING = re.compile(
-    r"^\W{0,3}(?:what|which|wat|welke?|que|quel(?:le)?s?|qu['’]|was|welche[rs]?)\b.*\b(?:mean|means|meaning|stand\s+for|"
+    r"^(?:" + _PLACE_CLAUSE + r")?\W{0,3}(?:what|which|wat|welke?|que|quel(?:le)?s?|qu['’]|was|welche[rs]?)\b.*\b(?:mean|means|meaning|stand\s+for|"
     r"stands\s+for|definition|defined|refers?\s+to|used\s+for|is|are|betekent|betekenis|staat|signifie|"
     r"d[ée]signe|est|bedeutet|steht|ist)\b", re.IGNORECASE)
 
@@ -863,8 +867,7 @@ _ABOUT_ELEMENT = re.compile(
 # CaseStatusReport message?": a name asked what it is
 _WHAT_IS_NAME = re.compile(r"^\W*(?i:what\s+(?:is|are)\s+(?:the\s+|an?\s+)?)(?:[A-Z][A-Za-z0-9]*[a-z][A-Z]|"
                            r"[A-Z][a-z]+\s+(?i:in|of)\s+(?i:the\s+|an?\s+)?\S+\s+(?i:message))")
-# a question opening with where its element is: "In the CancellationDetails of a camt.029 …, how often …"
-_LEADING_PLACE = re.compile(r"^\W*(?:in|within|inside|for|under)\s+[^,?]{3,}?,", re.IGNORECASE)
+_LEADING_PLACE = re.compile(r"^" + _PLACE_CLAUSE, re.IGNORECASE)
 # "CreditorAgent <CdtrAgt> contains the following elements (see … on page 207 for details)": a pointer
 # to the component that details the element; its record ("Presence: … Definition: …") defines it
 POINTS_ON = re.compile(r"\bcontains\s+(?:one\s+of\s+)?the\s+following\b")

@@ -36,9 +36,13 @@ from knowledge.payload import ChunkPayload
 from knowledge.payment_terms import translated_terms
 
 KINDS = (MONEY, DURATION, COUNT)
-# a subject term held by at most this share of the chunks (as rare as the rarest fifth of a question's
-# terms on our corpora: "enrolment", "qr-iid", "reopencaseindication"; not "payment", "bank", "message")
-MAX_SHARE = 0.05
+# the bar: a subject term held by at most this share of the chunks ("enrolment", "qr-iid",
+# "reopencaseindication"; not "payment", "bank", "message"). Off (None): swept on the dev cases of the
+# final recording of session 31 (`python -m evals.value_subject_sweep`, evals/baselines/value_subject.json),
+# the check changes one dev outcome at every bar from 0.002 to 0.5, fewer than a new check needs
+# (evals.calibration.MIN_CASES_CHANGED). The measure is recorded on every decision, for a sweep to switch
+# it on when the dev cases give it the evidence.
+MAX_SHARE: float | None = None
 
 # the words of a value's own kind: a passage holding "10 years" shares "year" with "how many years"
 # and says nothing about the subject by it
@@ -126,7 +130,7 @@ def value_subject(query: str, language: str, text: str, hits: Sequence[tuple[str
     return ValueSubject(round(best, 5), round(min(subject.values()), 5))
 
 
-def about_subject(measured: ValueSubject | Sequence[float] | None, max_share: float | None = MAX_SHARE) -> bool:
+def about_subject(measured: ValueSubject | Sequence[float] | None, max_share: float | None) -> bool:
     """The check at a bar: some value comes from the evidence or a passage holding a subject term at most
     `max_share` of the chunks hold, or the question has no term that rare (None bar: no check)."""
     if measured is None or max_share is None:

@@ -54,6 +54,12 @@ def test_a_code_in_capitals_is_defined_by_the_row_it_keys():
     # a code named in a question about a rule is not asked to be defined
     assert asks_meaning("What does NAUT mean?") and asks_meaning("What is code SLEV?")
     assert not asks_meaning("Does ABN AMRO process HIGH priority payments faster?")
+    # after a clause saying where, not after one setting a condition
+    assert asks_meaning("In ClearingChannel2Code, what does the code MPNS stand for?")
+    assert asks_meaning("Dans la liste des codes, que signifie UKNW ?")
+    assert not asks_meaning("If SettlementMethod is INDA or INGA, what is not allowed?")
+    text = OfflineRulebookModel(min_lexical=0.2).compose("In ChargeBearerType1Code, what does SLEV stand for?", "en", hits)
+    assert "| SLEV | FollowingServiceLevel |" in text, text
     c = chunk("x")
     assert keys_row(Span("S1", c, 0, "x", table=0, row=["SLEV", "FollowingServiceLevel", "…"]), {"slev"})
     assert not keys_row(Span("S1", c, 0, "x", table=0, row=["CRED", "Borne", "not SLEV"]), {"slev"})

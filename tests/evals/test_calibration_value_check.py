@@ -24,12 +24,17 @@ def test_an_answer_without_the_value_asked_is_refused_only_with_the_check_on():
     assert point([held, unasked], on)["answered_share"] == 1.0
 
 
-def test_a_value_from_a_passage_about_another_subject_counts_as_missing():
+def test_a_value_from_a_passage_about_another_subject_counts_as_missing_at_the_modules_bar(monkeypatch):
     from dataclasses import replace
+
+    import bot.offline.value_subject as value_subject_check
 
     on = Bar(0.86, 0.5, require_value_quoted=True)
     far = replace(_signal("unanswerable", True, right=False), value_subject=(1.0, 0.0))
     near = replace(_signal("normal", True), value_subject=(0.0, 0.0))
+    monkeypatch.setattr(value_subject_check, "MAX_SHARE", None)  # off, as today: the measure is only recorded
+    assert not far.misses_asked_value
+    monkeypatch.setattr(value_subject_check, "MAX_SHARE", 0.05)
     assert far.misses_asked_value and not near.misses_asked_value
     assert point([far], on)["refused_unanswerable"] == 1.0 and point([near], on)["answered_share"] == 1.0
     # a question with no rare subject term has nothing to look for
