@@ -100,6 +100,9 @@ def main(answering: Annotated[list[Path], typer.Option()] = [],  # noqa: B006
 
     reports = load(answering), load(exclusion), load(e2e)
     report = sweep(all_signals(*reports, "dev"), all_signals(*reports, "test"))
+    report = {"command": "python -m evals.value_subject_sweep " + " ".join(
+        f"--{flag} {p.name}" for flag, paths in (("answering", answering), ("exclusion", exclusion), ("e2e", e2e))
+        for p in paths) + " (the `--calibration` runs of a final recording)", **report}
     out.write_text(json.dumps(report, indent=1) + "\n")
     plot(report, out.with_suffix(".png"))
     for p in report["points"]:
