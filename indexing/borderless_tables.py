@@ -22,6 +22,10 @@ import re
 BBox = tuple[float, float, float, float]
 
 MIN_CORE_CELLS = 2
+# a numbered heading three levels deep or more ("19.2.8.2 Number", "19.2.3.21 ExternalClearing…"): a section
+# opens there. A message guide's data type chapter sets each type as text columns ("Format" over
+# "totalDigits | 18"), and the parser reads one type's columns on into the next types' headings
+_HEADING_CELL = re.compile(r"^(?:[A-Z]\.)?\d+(?:\.\d+){2,}\.?\s+[A-Z]")
 _LIST_MARKER = re.compile(r"^(?:[•●▪◦‣∙·\-–*]|\(?[a-zA-Z0-9]{1,3}[.)])$")
 
 
@@ -45,6 +49,27 @@ def trim_to_core(rows: list[list[str]], row_spans: list[tuple[float, float]], bb
         last += 1
     top, bottom = row_spans[first][0], row_spans[last][1]
     return rows[first:last + 1], (bbox[0], min(top, bottom), bbox[2], max(top, bottom))
+
+
+def split_at_headings(rows: list[list[str]], row_spans: list[tuple[float, float]], bbox: BBox
+                      ) -> list[tuple[list[list[str]], BBox]]:
+    """The table cut at the rows that open a numbered section (`_HEADING_CELL`), each part trimmed to its
+    core (`trim_to_core`): the heading rows, and the lines around them that fill one cell, go back to
+    the prose, where the section detector opens their sections. Without such a row: the table trimmed."""
+    heading = [i for i, row in enumerate(rows) if row and _HEADING_CELL.match(row[0].strip())]
+    if not heading or len(row_spans) != len(rows):
+        trimmed, box = trim_to_core(rows, row_spans, bbox)
+        return [(trimmed, box)] if trimmed else []
+    parts = []
+    for start, end in zip([0, *(i + 1 for i in heading)], [*heading, len(rows)], strict=True):
+        if end <= start:
+            continue
+        spans = row_spans[start:end]
+        box = (bbox[0], min(min(span) for span in spans), bbox[2], max(max(span) for span in spans))
+        trimmed, box = trim_to_core(rows[start:end], spans, box)
+        if trimmed:
+            parts.append((trimmed, box))
+    return parts
 
 
 def merge_wrapped_rows(rows: list[list[str]]) -> list[list[str]]:

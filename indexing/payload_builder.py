@@ -13,7 +13,8 @@ from knowledge.payload import ChunkPayload
 
 # Bump when a change to text extraction, sectioning or chunking changes chunks of unchanged
 # files: the next run then re-reads every document instead of trusting its fingerprint.
-PIPELINE_VERSION = "11"  # 11: words split at a line break joined again (indexing.line_break_hyphens)
+PIPELINE_VERSION = "12"  # 12: text-alignment tables cut at numbered headings (borderless_tables.split_at_headings)
+# 11: words split at a line break joined again (indexing.line_break_hyphens)
 # 10: section numbers past .99 ("2.100 Structured") open their own sections
 # 9: a table at a page edge whose header row body tables share is kept (not furniture)
 # 8: page furniture found where a line stands on the page (indexing.page_furniture)

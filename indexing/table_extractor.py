@@ -46,7 +46,12 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from indexing.borderless_tables import column_char_means, looks_like_list, merge_wrapped_rows, trim_to_core
+from indexing.borderless_tables import (
+    column_char_means,
+    looks_like_list,
+    merge_wrapped_rows,
+    split_at_headings,
+)
 from indexing.pdf_text import BBox
 from indexing.table_cache import CachedTable
 from indexing.text_repair import repair_line
@@ -59,7 +64,7 @@ log = logging.getLogger(__name__)
 
 # Part of every table cache key (with camelot's version): change it whenever what a page yields
 # changes.
-EXTRACTOR_VERSION = "5"
+EXTRACTOR_VERSION = "6"  # 6: text-alignment tables cut at numbered headings (split_at_headings)
 LATTICE_OPTIONS: dict[str, Any] = {"flavor": "lattice", "copy_text": ["h", "v"], "engine": "vector"}
 # camelot's layout analysis (pdfminer's LAParams, run by playa) is most of its time. Its last
 # step orders text boxes hierarchically ("boxes_flow"); camelot reads text lines and characters,
@@ -344,11 +349,11 @@ def _run_camelot(source: str, name: str, pages: list[int], per_page: dict[int, d
             if _is_real_table(extracted):
                 out.append(extracted)
             continue
-        rows, bbox = trim_to_core(rows, [tuple(r) for r in table.rows], bbox)
-        extracted = ExtractedTable(page, bbox, _drop_empty_rows_and_columns(merge_wrapped_rows(rows)),
-                                   FALLBACK_FLAVOR)
-        if _stream_table_is_plausible(extracted, min_columns=min_columns):
-            out.append(extracted)
+        for part, box in split_at_headings(rows, [tuple(r) for r in table.rows], bbox):
+            extracted = ExtractedTable(page, box, _drop_empty_rows_and_columns(merge_wrapped_rows(part)),
+                                       FALLBACK_FLAVOR)
+            if _stream_table_is_plausible(extracted, min_columns=min_columns):
+                out.append(extracted)
     return out
 
 
