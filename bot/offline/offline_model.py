@@ -685,7 +685,10 @@ class OfflineRulebookModel(BaseChatModel):
         unit = asked_unit(query)
         # a value of the asked kind, quoted from a passage about the question's subject
         quoted = holds_value(body, decision.slot, unit)
-        measured = value_subject(query, language, text, hits, spans, decision.slot, unit, self.vocabulary)
+        # measured only for the check's bar or a recording (the sweep replays any bar), as coverage is
+        measured = (value_subject(query, language, _quoted_lines(text, hits), spans, decision.slot, unit,
+                                  self.vocabulary)
+                    if self.max_value_share is not None or self.observer is not None else None)
         self._observe(replace(decision, value_quoted=quoted, value_subject=measured))
         answered = quoted and about_subject(measured, self.max_value_share)
         return text if answered or not self.require_value_quoted else refusal
@@ -1210,9 +1213,24 @@ def _naming_rulebooks(term: str, query: str, hits: Sequence[tuple[str, ChunkPayl
     return out
 
 
+_CITED = re.compile(r"\[([A-Z]+\d+)\]")  # a source handle as the tools hand them out ("[S3]")
+
+
 def _cited_chunks(text: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[ChunkPayload]:
-    handles = set(re.findall(r"\[([A-Z]+\d+)\]", text))
+    handles = set(_CITED.findall(text))
     return [chunk for handle, chunk in hits if handle in handles]
+
+
+def _quoted_lines(text: str, hits: Sequence[tuple[str, ChunkPayload]]) -> list[tuple[str, list[ChunkPayload]]]:
+    """Each line of a composed answer after its frame line, without its handles, with the passages it cites;
+    a table's rows cite nothing themselves: theirs is the passage its "From the table …" line cites."""
+    out: list[tuple[str, list[ChunkPayload]]] = []
+    cited: list[ChunkPayload] = []
+    for line in text.split("\n")[1:]:
+        if _CITED.search(line) or (line.strip() and not line.lstrip().startswith("|")):
+            cited = _cited_chunks(line, hits)
+        out.append((_HANDLE.sub(" ", line), cited))
+    return out
 
 
 def _holds_section(hits: Sequence[tuple[str, ChunkPayload]], rulebook_id: str, section: str) -> bool:

@@ -16,21 +16,12 @@ that uses the type, so the row holding the value rarely names the subject.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from bot.offline.asked_value import COUNT, DURATION, MONEY, holds_value
-from bot.offline.subject_terms import (
-    CorpusVocabulary,
-    _chunk_terms,
-    _held,
-    body_text,
-    evidence_spans,
-    heading_text,
-    question_terms,
-)
+from bot.offline.subject_terms import CorpusVocabulary, _held, _tokens, evidence_spans, question_terms
 from knowledge.bm25 import tokenize
 from knowledge.payload import ChunkPayload
 from knowledge.payment_terms import translated_terms
@@ -73,24 +64,10 @@ def subject_terms(query: str, language: str, vocabulary: CorpusVocabulary) -> di
     return {t: rarity[t].chunk_share for t in terms}
 
 
-def _passage_terms(chunk: ChunkPayload) -> frozenset[str]:
-    return _chunk_terms(f"{heading_text(chunk)} {body_text(chunk)}", chunk.language)
-
-
-def _rarest_held(chunk: ChunkPayload, query: str, language: str, subject: dict[str, float],
-                 vocabulary: CorpusVocabulary) -> float:
-    """The chunk share of the rarest subject term the passage holds (1.0: none)."""
-    held = set(_passage_terms(chunk))
-    wanted = dict(subject)
-    other = chunk.language[:2]
-    if other != language[:2]:
-        translated = list(translated_terms(query, language[:2], other))
-        wanted.update({t: r.chunk_share for t, r in vocabulary.rarity(translated).items()})
+def _rarest_held(chunk: ChunkPayload, wanted: dict[str, float]) -> float:
+    """The chunk share of the rarest wanted term the passage (text, tables, headings) holds (1.0: none)."""
+    held = _tokens([chunk])
     return min((share for t, share in wanted.items() if _held(t, held)), default=1.0)
-
-
-_HANDLES = re.compile(r"\[([A-Z]+\d+)\]")
-_ANY_HANDLE = re.compile(r"\[[A-Za-z]*\d+\]")
 
 
 class ValueSubject(NamedTuple):
@@ -100,33 +77,36 @@ class ValueSubject(NamedTuple):
     rarest_share: float  # the question's rarest subject term (above the bar: nothing to check)
 
 
-def value_subject(query: str, language: str, text: str, hits: Sequence[tuple[str, ChunkPayload]],
+def value_subject(query: str, language: str, lines: Sequence[tuple[str, Sequence[ChunkPayload]]],
                   spans: Sequence[Any], kind: str | None, unit: str | None,
                   vocabulary: CorpusVocabulary | None) -> ValueSubject | None:
-    """How far the values of the composed answer (`text`: the frame line, then quotes and table rows
-    citing their passages by handle) are from the question's subject: for each line holding a value of
+    """How far the values of the composed answer are from the question's subject. `lines` are the
+    answer's quotes and table rows, each with the passages it cites. For each line holding a value of
     the asked kind, its passages count 0.0 when they are evidence the answer/refuse decision weighed
     (`evidence_spans` of the scored `spans`) and otherwise the share of the rarest subject term they
-    hold. None when there is nothing to check: another kind, no vocabulary, no subject term."""
+    hold (in another language: with the question's payment terms in that language). None when there is
+    nothing to check: another kind, no vocabulary, no subject term."""
     if kind not in KINDS or vocabulary is None:
         return None
     subject = subject_terms(query, language, vocabulary)
     if not subject:
         return None
     evidence = {s.chunk.chunk_id for s in evidence_spans(spans)}
-    by_handle = dict(hits)
-    cited: list[str] = []
+    wanted: dict[str, dict[str, float]] = {language[:2]: subject}  # per passage language, made once
+
+    def in_language(other: str) -> dict[str, float]:
+        if other not in wanted:
+            translated = list(translated_terms(query, language[:2], other))
+            wanted[other] = {**subject, **{t: r.chunk_share for t, r in vocabulary.rarity(translated).items()}}
+        return wanted[other]
+
     best = 1.0
-    for line in text.split("\n")[1:]:
-        # a table's rows cite nothing themselves: their passage is the one its "From the table …" line cites
-        handles = _HANDLES.findall(line)
-        if handles or (line.strip() and not line.lstrip().startswith("|")):
-            cited = handles
-        if not holds_value(_ANY_HANDLE.sub(" ", line), kind, unit):
+    for line, chunks in lines:
+        if not holds_value(line, kind, unit):
             continue
-        for chunk in (by_handle[h] for h in cited if h in by_handle):
+        for chunk in chunks:
             best = min(best, 0.0 if chunk.chunk_id in evidence
-                       else _rarest_held(chunk, query, language, subject, vocabulary))
+                       else _rarest_held(chunk, in_language(chunk.language[:2])))
     return ValueSubject(round(best, 5), round(min(subject.values()), 5))
 
 

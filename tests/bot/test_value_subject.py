@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from bot.offline.asked_value import holds_value
+from bot.offline.offline_model import _quoted_lines
 from bot.offline.span_scoring import Span
 from bot.offline.subject_terms import CorpusVocabulary
 from bot.offline.value_subject import about_subject, subject_terms, value_subject
@@ -37,40 +38,40 @@ def test_a_value_quoted_from_another_subjects_passage_does_not_answer():
             "- EnrolmentEndDate: end date when the creditor enrolment becomes effective [S1].\n"
             "- ISODate: a particular point in the progression of time in a calendar year [S2].")
     assert holds_value(text, "duration", "month")  # the whole answer holds "a calendar year"
-    assert not about_subject(value_subject(QUESTION, "en", text, HITS, [], "duration", "month", VOCABULARY), BAR)
+    assert not about_subject(value_subject(QUESTION, "en", _quoted_lines(text, HITS), [], "duration", "month", VOCABULARY), BAR)
     # the same value from the enrolment's own passage answers
     own = text.replace("becomes effective [S1]", "stays valid for 12 months [S1]")
-    assert about_subject(value_subject(QUESTION, "en", own, HITS, [], "duration", "month", VOCABULARY), BAR)
+    assert about_subject(value_subject(QUESTION, "en", _quoted_lines(own, HITS), [], "duration", "month", VOCABULARY), BAR)
 
 
 def test_a_tables_rows_cite_the_passage_of_the_line_above_them():
     question = "How many deleted QR-IIDs are kept?"
     rows = "Here is what the rulebooks say:\n\nFrom the table in the rulebook [S3]:\n\n| QR-IID | 2 per institution |"
-    assert about_subject(value_subject(question, "en", rows, HITS, [], "count", None, VOCABULARY), BAR)
-    assert not about_subject(value_subject(question, "en", rows.replace("[S3]", "[S2]"), HITS, [], "count", None, VOCABULARY), BAR)
+    assert about_subject(value_subject(question, "en", _quoted_lines(rows, HITS), [], "count", None, VOCABULARY), BAR)
+    assert not about_subject(value_subject(question, "en", _quoted_lines(rows.replace("[S3]", "[S2]"), HITS), [], "count", None, VOCABULARY), BAR)
 
 
 def test_a_passage_in_another_language_counts_with_the_questions_terms_in_its_language():
     question = "Combien d'années les QR-IID supprimés sont-ils archivés ?"
     text = "Voici ce que disent les règlements :\n\n- SIX archives deleted QR-IIDs for 10 years [S3]."
-    assert about_subject(value_subject(question, "fr", text, HITS, [], "duration", "year", VOCABULARY), BAR)
+    assert about_subject(value_subject(question, "fr", _quoted_lines(text, HITS), [], "duration", "year", VOCABULARY), BAR)
 
 
 def test_nothing_to_check_answers():
     text = "Here is what the rulebooks say:\n\n- ISODate: a point in time in a calendar year [S2]."
-    assert value_subject(QUESTION, "en", text, HITS, [], "length", None, VOCABULARY) is None  # lengths: type rows
-    assert value_subject(QUESTION, "en", text, HITS, [], "duration", "month", None) is None  # no vocabulary
-    assert value_subject("How many months?", "en", text, HITS, [], "duration", "month", VOCABULARY) is None
+    assert value_subject(QUESTION, "en", _quoted_lines(text, HITS), [], "length", None, VOCABULARY) is None  # lengths: type rows
+    assert value_subject(QUESTION, "en", _quoted_lines(text, HITS), [], "duration", "month", None) is None  # no vocabulary
+    assert value_subject("How many months?", "en", _quoted_lines(text, HITS), [], "duration", "month", VOCABULARY) is None
     assert about_subject(None, BAR)
 
 
 def test_the_evidence_weighed_counts_as_about_the_subject_and_the_bar_replays():
     text = "Here is what the rulebooks say:\n\n- ISODate: a point in time in a calendar year [S2]."
-    far = value_subject(QUESTION, "en", text, HITS, [], "duration", "month", VOCABULARY)
+    far = value_subject(QUESTION, "en", _quoted_lines(text, HITS), [], "duration", "month", VOCABULARY)
     assert far == (1.0, 0.0)  # the passage holds no subject term; "valid" is in no chunk
     assert not about_subject(far, BAR) and about_subject(far, None)  # no bar: no check
     best = [Span(handle="S2", chunk=DATES, rank=0, text=DATES.text, dense=0.9)]
-    assert value_subject(QUESTION, "en", text, HITS, best, "duration", "month", VOCABULARY) == (0.0, 0.0)
+    assert value_subject(QUESTION, "en", _quoted_lines(text, HITS), best, "duration", "month", VOCABULARY) == (0.0, 0.0)
     # a question whose rarest term is commoner than the bar has nothing rare to look for
     assert about_subject((1.0, 0.2), 0.05) and not about_subject((1.0, 0.2), 0.3)
 
