@@ -67,7 +67,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from bot.offline.message_elements import FrozenMessageWords, MessageWords, is_constraints
+from bot.offline.message_elements import FrozenMessageWords, MessageWords, constraints_section
 from bot.offline.span_scoring import MessageChapter, message_chapter
 from evals.e2e_golden import GoldenQuestion
 from evals.e2e_scoring import QuestionResult
@@ -182,7 +182,7 @@ def constraint_rules(chunks: Iterable[ChunkPayload]) -> list[ElementRow]:
     index = _message_words(chunks)
     found: dict[tuple[str, str, str], list[ElementRow]] = {}
     for chunk, message in _in_message_chapters(chunks):
-        if not is_constraints(chunk):
+        if constraints_section(chunk) is None:
             continue
         for rule in _RULE.finditer(chunk.text):
             text = " ".join(rule.group(1).split())

@@ -13,7 +13,7 @@ from knowledge.payload import ChunkPayload
 
 # Bump when a change to text extraction, sectioning or chunking changes chunks of unchanged
 # files: the next run then re-reads every document instead of trusting its fingerprint.
-PIPELINE_VERSION = "12"  # 12: text-alignment tables cut at numbered headings (borderless_tables.split_at_headings)
+PIPELINE_VERSION = "13"  # 13: a message guide's constraints each a section (section_detector._constraint); 12: text-alignment tables cut at numbered headings (borderless_tables.split_at_headings)
 # 11: words split at a line break joined again (indexing.line_break_hyphens)
 # 10: section numbers past .99 ("2.100 Structured") open their own sections
 # 9: a table at a page edge whose header row body tables share is kept (not furniture)

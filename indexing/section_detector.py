@@ -10,6 +10,10 @@ Recognised headers:
 - lettered parts: "A. Einleitung", "B. Generelle Festlegungen" (A, B, C… in order), numbered
   inside by letter: "B.1 Standardabläufe" -> ["B", "B.1"], "B.1.1 …" -> ["B", "B.1", "B.1.1"];
 - rule ids: "AT-R3 Title", a child of the numbered section it appears in;
+- a message guide's constraints ("C26 PartialOrRejectedCancellationRule": a number and one run-together
+  name), each a child of the "Constraints" section it stands in, keyed with that section's number
+  ("5.3 C26"), since every message numbers its constraints from C1 again. Read as one section, a
+  message's thirty rules were packed into chunks by size, so no chunk was about one rule;
 - in key information documents, the PRIIPs section titles in English, Dutch, French and German
   (a document with three or more of them is read as a KID and chunked on those sections only).
 
@@ -50,6 +54,8 @@ _LETTER_PART = re.compile(r"^([A-Z])\.\s+(\S.*)$")
 _CHAPTER = re.compile(r"(?i)^(?:chapter|hoofdstuk|chapitre|kapitel)\s+(\d{1,2}|[IVXL]{1,6})\b[\s.:\-–—]*(.*)$")
 _ANNEX = re.compile(r"(?i)^(annex|annexe|bijlage|anhang|appendix)\s+([IVXL]{1,6}|\d{1,2}|[A-Z])\b[\s.:\-–—]*(.*)$")
 _RULE_ID = re.compile(r"^([A-Z]{2,5}-[A-Z]{0,2}\d{1,4})\b[\s.:\-–—]+(\S.*)$")
+_CONSTRAINT = re.compile(r"^(C\d{1,3})\s+([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)$")
+_CONSTRAINTS_TITLE = "constraints"
 _CONTENTS_END = re.compile(r"(?:\.{3,}|…{2,}|\s)\s*\d{1,3}$")
 _DATE_START = re.compile(
     r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|januari|februari|maart|mei|juni|juli|"
@@ -101,6 +107,7 @@ class _State:
     annex: str | None = None
     number: tuple[int, ...] | None = None
     rule_id: str | None = None
+    title: str = ""  # of the numbered section the state is in
     seen_annexes: set[str] = field(default_factory=set)
 
 
@@ -148,7 +155,7 @@ def contents_lines(lines: list[Line]) -> set[int]:
 
 def rule_list_lines(lines: list[Line]) -> set[int]:
     """Rule-id lines next to other rule-id lines are a list of ids (an index), not headers."""
-    like = [bool(_RULE_ID.match(line.text)) for line in lines]
+    like = [bool(_RULE_ID.match(line.text) or _CONSTRAINT.match(line.text)) for line in lines]
     return {i for i, is_like in enumerate(like)
             if is_like and ((i > 0 and like[i - 1]) or (i + 1 < len(like) and like[i + 1]))}
 
@@ -271,20 +278,33 @@ class SectionDetector:
             return None
         self._state.number = number
         self._state.rule_id = None
+        self._state.title = title.strip()
         labels = [f"{letter}." + ".".join(str(n) for n in number[:i]) for i in range(1, len(number) + 1)]
         return Heading(path=[annex, *labels], title=title.strip())
 
     def _rule(self, line: Line) -> Heading | None:
         text = line.text
-        match = _RULE_ID.match(text)
-        if not match or id(line) in self._rule_lists or not match.group(2)[0].isalpha() \
-                or not _title_like(match.group(2)):
+        if id(line) in self._rule_lists:
             return None
-        rule_id = match.group(1)
+        match = _RULE_ID.match(text)
+        if match is None:
+            return self._constraint(text)
+        if not match.group(2)[0].isalpha() or not _title_like(match.group(2)):
+            return None
+        return self._rule_heading(match.group(1), match.group(2).strip())
+
+    def _constraint(self, text: str) -> Heading | None:
+        match = _CONSTRAINT.match(text)
+        path = self._path(self._state.number)
+        if match is None or not path or not self._state.title.casefold().endswith(_CONSTRAINTS_TITLE):
+            return None
+        return self._rule_heading(f"{path[-1]} {match.group(1)}", match.group(2))
+
+    def _rule_heading(self, rule_id: str, title: str) -> Heading | None:
         if rule_id == self._state.rule_id:
             return None
         self._state.rule_id = rule_id
-        return Heading(path=[*self._path(self._state.number), rule_id], title=match.group(2).strip())
+        return Heading(path=[*self._path(self._state.number), rule_id], title=title)
 
     # -- numbering ----------------------------------------------------------------------------
     def _follows(self, number: tuple[int, ...]) -> bool:
@@ -301,6 +321,7 @@ class SectionDetector:
     def _enter(self, number: tuple[int, ...], title: str) -> Heading:
         self._state.number = number
         self._state.rule_id = None
+        self._state.title = title
         return Heading(path=self._path(number), title=title)
 
     def _path(self, number: tuple[int, ...] | None) -> list[str]:

@@ -86,9 +86,16 @@ def _name_stems(text: str, memo: dict[str, str]) -> set[str]:
     return stems
 
 
-def is_constraints(chunk: ChunkPayload) -> bool:
-    """A chunk of a message's "Constraints" section, the rules saying when an element must be present."""
-    return (chunk.section_title or "").rstrip().endswith("Constraints")
+def constraints_section(chunk: ChunkPayload) -> str | None:
+    """The key of the message's "Constraints" section (the rules saying when an element must be present)
+    the chunk is in: its own section, or the one above it when the chunk is one rule's ("5.3 C26")."""
+    titles = [*chunk.parent_titles, chunk.section_title]
+    if len(titles) != len(chunk.section_path):
+        return None
+    for key, title in list(zip(chunk.section_path, titles, strict=True))[-2:][::-1]:
+        if (title or "").rstrip().endswith("Constraints"):
+            return key
+    return None
 
 
 def _component(chunk: ChunkPayload) -> str | None:
@@ -124,9 +131,9 @@ class MessageWords:
             self._words.setdefault(key, set()).update(_words(chunk))
             self._refs.setdefault(key, set()).update(refs)
             self._names[key] = message.name
-            if is_constraints(chunk) and chunk.section_key:
-                section, held = self._constraints.setdefault(key, (chunk.section_key, set()))
-                if section == chunk.section_key:
+            if (constraints := constraints_section(chunk)) is not None:
+                section, held = self._constraints.setdefault(key, (constraints, set()))
+                if section == constraints:
                     held.update(_words(chunk))
         elif (component := _component(chunk)) is not None:
             key = (chunk.rulebook_id, component)

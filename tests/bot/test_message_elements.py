@@ -263,6 +263,23 @@ def test_a_condition_on_an_element_of_a_named_message_reads_that_messages_constr
                                   unread) == ("EI", GUIDE[0].section_path[0])
 
 
+def _rule(index: int, number: str, name: str, text: str) -> ChunkPayload:
+    chunk = _chunk(index, [CSR, "15.3 Constraints"], name, f"{number} {name}\n\n{text}")
+    return chunk.model_copy(update={"section_path": ["15", "15.3", f"15.3 {number}"], "section_key": f"15.3 {number}"})
+
+
+def test_constraints_read_one_rule_a_section_are_still_the_messages_constraints():
+    """An index of a message guide holds each rule as a section of its own under "15.3 Constraints"
+    ("15.3 C1"); the constraints to read are still the whole "15.3", whose words are every rule's."""
+    heading = _chunk(10, [CSR], "Constraints", "15.3 Constraints").model_copy(
+        update={"section_path": ["15", "15.3"], "section_key": "15.3"})
+    index = _with(_rule(12, "C2", "StatusRule", "If Status/Confirmation is present, then Reason is not allowed."),
+                  heading, _rule(11, "C1", "AssigneeRule", "If Creator is present, then Assignee must be present."), SCOPE)
+    assert index.constraints[("EI", "camt.039")][0] == "15.3"
+    assert index.constraints_naming("When must Assignee be present in a CaseStatusReport?", ["EI"]) == [("EI", "15.3")]
+    assert index.constraints_naming("When is Reason not allowed in a CaseStatusReport?", ["EI"]) == [("EI", "15.3")]
+
+
 def test_the_rule_that_states_the_condition_of_the_element_asked_is_quoted_not_one_about_the_message():
     model = OfflineRulebookModel(min_lexical=0.0, vocabulary=CorpusVocabulary(_Store([*GUIDE, RULES, SCOPE])))
     # the sentence about the message shares more of the question's words and was found first; only the rule

@@ -9,6 +9,7 @@ from indexing.chunker import MAX_CHUNK_CHARS, chunk_sections, reassemble
 from indexing.document_parser import ParsedDocument, parse_document
 from indexing.page_furniture import strip_page_furniture
 from indexing.pdf_text import open_pdf, read_pages
+from indexing.section_builder import Section
 from tests.conftest import EPC_RULEBOOK, SHARED_CORPORA, real_pdf
 
 pytestmark = pytest.mark.real_pdfs
@@ -136,13 +137,30 @@ def test_a_message_guides_header_block_goes_and_no_record_line_with_it():
     assert sum(any(line.text.startswith("Approved by Payments SEG") for line in page.lines) for page in pages) < 10
 
 
-def test_a_message_guides_data_types_each_open_their_own_section():
-    """The E&I guide sets each data type as text columns ("Format" over "totalDigits | 18"); read as one
-    table they ran on into the next types' headings ("19.2.8.2 Number"), which then opened no section."""
+@pytest.fixture(scope="module")
+def exceptions_guide_sections() -> dict[str, Section]:
     path = SHARED_CORPORA / "real-pdfs-2" / "iso20022_mdr2_exceptions_investigations_2019_2020.pdf"
     if not path.is_file():
         pytest.skip(f"needs {path} (absent on this machine)")
-    sections = {s.key: s for s in parse_document(path).sections}
+    return {s.key: s for s in parse_document(path).sections}
+
+
+def test_a_message_guides_data_types_each_open_their_own_section(exceptions_guide_sections):
+    """The E&I guide sets each data type as text columns ("Format" over "totalDigits | 18"); read as one
+    table they ran on into the next types' headings ("19.2.8.2 Number"), which then opened no section."""
+    sections = exceptions_guide_sections
     assert sections["19.2.8.1"].title == "DecimalNumber" and "fractionDigits 17" in sections["19.2.8.1"].text
     assert sections["19.2.8.2"].title == "Number" and "fractionDigits 0" in sections["19.2.8.2"].text
     assert "maxLength 128" in sections["19.2.10.5"].text and "19.2.10.6" not in sections["19.2.10.5"].text
+
+
+def test_each_constraint_of_a_message_guide_is_a_section_of_its_own(exceptions_guide_sections):
+    """A message's thirty rules were one "Constraints" section, packed into chunks by size."""
+    sections = exceptions_guide_sections
+    rule = sections["5.3 C26"]
+    assert rule.title == "PartialOrRejectedCancellationRule" and rule.path == ["5", "5.3", "5.3 C26"]
+    assert "then CancellationDetails must be present" in rule.text and "C27" not in rule.text
+    assert rule.parent_titles[-1] == "5.3 Constraints"
+    # every message numbers its rules from C1 again, each under its own constraints
+    firsts = [key for key in sections if key.endswith(" C1")]
+    assert len(firsts) == len(set(firsts)) > 10

@@ -80,6 +80,27 @@ def test_rule_id_headers_but_not_lists_of_rule_ids():
     assert paths[4] is None and paths[5] is None
 
 
+def test_each_constraint_of_a_message_opens_its_own_section_keyed_by_its_message():
+    rule = "If Status/Confirmation is present and equal to PECR or RJCR then CancellationDetails must be present."
+    paths = _detect([("2 camt.029.001.10 ResolutionOfInvestigationV10", 14), (BODY, 10), ("2.3 Constraints", 12),
+                     ("C1 AnyBIC", 10), (rule, 10), ("C26 PartialOrRejectedCancellationRule", 10), (rule, 10),
+                     ("3 camt.030.001.05 NotificationOfCaseAssignmentV05", 14), ("3.3 Constraints", 12),
+                     ("C1 AnyBIC", 10), (rule, 10)])
+    assert paths[3] == ["2", "2.3", "2.3 C1"]
+    assert paths[5] == ["2", "2.3", "2.3 C26"]
+    assert paths[9] == ["3", "3.3", "3.3 C1"]  # every message numbers its rules from C1 again
+    assert [p for i, p in enumerate(paths) if i in (4, 6, 10)] == [None, None, None]
+
+
+def test_constraint_lines_outside_a_constraints_section_or_in_a_list_open_nothing():
+    paths = _detect([("1 Message items", 14), (BODY, 10), ("1.1 Currency", 12), ("C1 ActiveOrHistoricCurrency", 10),
+                     (BODY, 10), ("1.2 Constraints", 12), ("C1 AnyBIC", 10), ("C2 AmountRule", 10), (BODY, 10),
+                     ("C3 Two words", 10), (BODY, 10)])
+    assert paths[3] is None  # only a "Constraints" section holds rules
+    assert paths[6] is None and paths[7] is None  # rule names one after the other: an index
+    assert paths[9] is None  # a rule's name is one run-together word
+
+
 def test_priips_titles_in_four_languages():
     assert priips_section("What are the costs?")[0] == "costs"
     assert priips_section("Wat zijn de kosten?")[0] == "costs"
@@ -156,3 +177,4 @@ def test_a_display_heading_wrapped_onto_two_lines_is_one_title_and_names_its_sub
     # a body-size line after a body-size heading stays body text
     assert by_key["1.2"].title == "Usage"
     assert "Usage notes." in by_key["1.2"].text
+
