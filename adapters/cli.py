@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "adapters.commands.eval_e2e_cmds",   # eval e2e
     "adapters.commands.eval_answering_cmds",  # eval answering, eval exclusion, eval calibrate
     "adapters.commands.eval_spans_cmds",  # eval spans (the span weights fit)
+    "adapters.commands.eval_outline_cmds",  # eval outline (sections against the PDFs' bookmarks)
     "adapters.commands.serve_cmds",      # serve, teams-package
     "adapters.commands.report_cmds",     # report
     "adapters.commands.changes_cmds",    # changes (the audit log)
