@@ -69,13 +69,18 @@ REAL_SET4_FILE = GOLDEN_DIR / "e2e_real_set4.jsonl"
 # eval output, baseline or bot code read); earlier sets cite nearly every page, so most of its questions ask facts
 # of cited pages that no earlier question asks, in new forms; split by the rule and committed before any run
 REAL2_SET11_FILE = GOLDEN_DIR / "e2e_real2_set11.jsonl"
+# Session 32: a twelfth over real-pdfs-2, written the same way by a helper session (no assistant run, no answer,
+# eval output, baseline or bot code read), preferring facts and forms no earlier set asks; split by the rule and
+# committed before any run
+REAL2_SET12_FILE = GOLDEN_DIR / "e2e_real2_set12.jsonl"
 REAL2_FILES = (REAL2_FILE, REAL2_MORE_FILE, REAL2_SET3_FILE, REAL2_SET4_FILE, REAL_SET2_FILE, REAL2_SET5_FILE,
                REAL2_SET6_FILE, REAL2_SET7_FILE, REAL2_SET8_FILE, REAL2_SET9_FILE, REAL2_SET10_FILE,
-               REAL_SET3_FILE, REAL_SET4_FILE, REAL2_SET11_FILE)
+               REAL_SET3_FILE, REAL_SET4_FILE, REAL2_SET11_FILE, REAL2_SET12_FILE)
 E2E_FILES = ("e2e_sample.jsonl", "e2e_real_pdfs.jsonl", "e2e_real2.jsonl", "e2e_real2_more.jsonl",
              "e2e_real2_set3.jsonl", "e2e_real2_set4.jsonl", "e2e_real_set2.jsonl", "e2e_real2_set5.jsonl",
              "e2e_real2_set6.jsonl", "e2e_real2_set7.jsonl", "e2e_real2_set8.jsonl", "e2e_real2_set9.jsonl",
-             "e2e_real2_set10.jsonl", "e2e_real_set3.jsonl", "e2e_real_set4.jsonl", "e2e_real2_set11.jsonl")
+             "e2e_real2_set10.jsonl", "e2e_real_set3.jsonl", "e2e_real_set4.jsonl", "e2e_real2_set11.jsonl",
+             "e2e_real2_set12.jsonl")
 RETRIEVAL_FILES = ("retrieval_sample.jsonl", "retrieval_real.jsonl")
 
 
@@ -125,7 +130,8 @@ def test_the_third_set_is_blind_mixed_and_spread():
     (REAL2_SET4_FILE, "real2", "r2s4-"), (REAL_SET2_FILE, "real", "rs2-"), (REAL2_SET5_FILE, "real2", "r2s5-"),
     (REAL2_SET6_FILE, "real2", "r2s6-"), (REAL2_SET7_FILE, "real2", "r2s7-"), (REAL2_SET8_FILE, "real2", "r2s8-"),
     (REAL2_SET9_FILE, "real2", "r2s9-"), (REAL2_SET10_FILE, "real2", "r2s10-"),
-    (REAL_SET3_FILE, "real", "rs3-"), (REAL_SET4_FILE, "real", "rs4-"), (REAL2_SET11_FILE, "real2", "r2s11-")],
+    (REAL_SET3_FILE, "real", "rs3-"), (REAL_SET4_FILE, "real", "rs4-"), (REAL2_SET11_FILE, "real2", "r2s11-"),
+    (REAL2_SET12_FILE, "real2", "r2s12-")],
     ids=lambda v: str(v)[-22:])
 def test_the_sets_of_session_12_onwards_are_blind_mixed_and_mostly_on_topic_refusals(golden_file, corpus, prefix):
     questions = load_golden([golden_file])
