@@ -159,3 +159,31 @@ def report(results_by_document: dict[str, list[BookmarkResult]], examples: int =
     bookmarks = sum(total.values())
     return {"documents": documents, "bookmarks": bookmarks, **{outcome: total[outcome] for outcome in OUTCOMES},
             "opened_share": round(total[OPENED] / bookmarks, 4) if bookmarks else None}
+
+
+def plot(figures: dict[str, Any], path: Path) -> None:
+    """One bar a document: its bookmarks by outcome, as shares, with the count on the right."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(figures["documents"])
+    rows = [figures["documents"][name] for name in names]
+    fig, ax = plt.subplots(figsize=(9, 0.5 * len(names) + 1.6))
+    left = [0.0] * len(names)
+    for outcome, colour in zip(OUTCOMES, ("#4c9a2a", "#d98c1f", "#c0392b", "#888888"), strict=True):
+        shares = [row[outcome] / row["bookmarks"] for row in rows]
+        ax.barh(names, shares, left=left, color=colour, label=outcome)
+        left = [a + b for a, b in zip(left, shares, strict=True)]
+    for i, row in enumerate(rows):
+        ax.text(1.01, i, str(row["bookmarks"]), va="center", fontsize=8)
+    ax.set_xlim(0, 1.08)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of the document's bookmarks")
+    ax.set_title(f"PDF bookmarks that open a section: {figures[OPENED]} of {figures['bookmarks']} "
+                 f"({figures['opened_share']:.1%})")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), fontsize=8, ncol=4)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -20,6 +20,7 @@ def eval_outline(
     corpus: CorpusOpt = "all",
     as_json: Annotated[bool, typer.Option("--json")] = False,
     examples: Annotated[int, typer.Option("--examples", min=0, help="misses listed per document")] = 12,
+    plot_to: Annotated[Path | None, typer.Option("--plot", help="write a bar chart of the outcomes here (PNG)")] = None,
     real_pdfs: RealOpt = None,
     real2_pdfs: Real2Opt = None,
 ) -> None:
@@ -29,7 +30,7 @@ def eval_outline(
     from rich.console import Console
 
     from config.settings import get_settings
-    from evals.outline_coverage import OUTCOMES, report
+    from evals.outline_coverage import OUTCOMES, plot, report
 
     err = Console(stderr=True)
     names = corpora_of(corpus)
@@ -42,6 +43,8 @@ def eval_outline(
     figures = report(results, examples) | {
         "without_bookmarks": sorted(without),
         "command": f"rulebook eval outline --corpus {','.join(names)} --json"}
+    if plot_to is not None and figures["bookmarks"]:
+        plot(figures, plot_to)
     if as_json:
         typer.echo(json.dumps(figures, indent=2, ensure_ascii=False))
         return

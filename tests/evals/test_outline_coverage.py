@@ -61,3 +61,13 @@ def test_a_real_guides_bookmarks_carry_their_pages():
     marks = read_bookmarks(real_pdf("six_qr-iid_qr-iban-en.pdf"))
     assert Bookmark("1 Introduction", 5) in marks and Bookmark("4 Online searching for a QR-IBAN", 12) in marks
     assert len(marks) == 29
+
+
+def test_the_plot_is_a_png_of_the_figures(tmp_path):
+    from evals.outline_coverage import plot
+
+    figures = report({"RB": match_bookmarks([Bookmark("3. Payment Scheme Management Board", 102),
+                                              Bookmark("5 Nowhere on the page", 106)], CHUNKS)})
+    plot(figures, tmp_path / "outline.png")
+    assert (tmp_path / "outline.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert figures["opened_share"] == 0.5
