@@ -26,7 +26,6 @@ outline are left out. Each document's figures are its own; the total adds them u
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from knowledge.payload import ChunkPayload
+from knowledge.word_forms import fold_accents
 
 MIN_PREFIX_WORDS = 3
 PROBE_CHARS = 40
@@ -57,9 +57,7 @@ class BookmarkResult:
 
 
 def fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(re.findall(r"\w+", text))
+    return " ".join(re.findall(r"\w+", fold_accents(text.casefold())))
 
 
 def read_bookmarks(pdf: Path) -> list[Bookmark]:
