@@ -12,7 +12,8 @@ from knowledge.language_id import document_language as identify_document_languag
 from knowledge.payload import ChunkPayload
 
 # Bump when a change to text extraction, sectioning or chunking changes chunks of unchanged
-# files: the next run then re-reads every document instead of trusting its fingerprint.
+# files: the changelog of what changed the chunks on purpose. (Any edit of the code that makes
+# stored chunks re-reads every document anyway: `indexing.pipeline_code`.)
 PIPELINE_VERSION = "13"  # 13: a message guide's constraints each a section (section_detector._constraint); 12: text-alignment tables cut at numbered headings (borderless_tables.split_at_headings)
 # 11: words split at a line break joined again (indexing.line_break_hyphens)
 # 10: section numbers past .99 ("2.100 Structured") open their own sections

@@ -32,6 +32,7 @@ from indexing.index_state import DocumentState, IndexState, SectionState
 from indexing.lifecycle import Inventory, InventoryItem, take_inventory
 from indexing.payload_builder import PIPELINE_VERSION, build_payloads, document_language, embedding_input
 from indexing.pdf_text import PdfRejected
+from indexing.pipeline_code import pipeline_code_digest
 from indexing.publish import clean_leftovers, publish, retire
 from indexing.summary import summarise
 from indexing.table_cache import TableCache
@@ -447,7 +448,8 @@ class Indexer:
 
 def _fingerprint(item: InventoryItem) -> str:
     entry = item.entry.model_dump_json() if item.entry else ""
-    material = json.dumps([item.file_sha256, entry, item.bucket, PIPELINE_VERSION])
+    # the code's own digest too: an index built by other code under the same version is read again
+    material = json.dumps([item.file_sha256, entry, item.bucket, PIPELINE_VERSION, pipeline_code_digest()])
     return hashlib.sha256(material.encode()).hexdigest()
 
 

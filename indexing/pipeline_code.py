@@ -1,0 +1,60 @@
+"""The digest of the code that turns a PDF into stored chunks, part of every document's fingerprint.
+
+A document is re-read when its fingerprint changes (`indexing.pipeline`). The fingerprint held the
+file's hash, its catalog entry and `PIPELINE_VERSION`, a number a person bumps when a change to
+extraction, sectioning or chunking changes the chunks of unchanged files. A change that forgot the
+bump, or an index built by a working copy with other code under the same number, left an index that
+the next run trusted although the code would now cut it otherwise: two data directories indexed "at
+pipeline 13" held 1,722 and 1,757 chunks of the same six PDFs, and the code of that version makes
+1,947 (the message guides' constraints, split into sections of their own by the change that bumped
+the version, were still packed whole). Evals and answers then depended on which directory ran them.
+
+So the fingerprint also carries a digest of the source of every module whose output is stored: the
+`indexing` package (text, tables, sections, chunks, payloads, flags) and the parts of `knowledge` it
+stores the output of (the payload model, sentence splitting, language identification, instruction
+and active-content flags, and the BM25 encoder whose sparse vectors are stored). Any edit there
+re-reads every document once; that costs the parse only, since tables are cached by page and
+extractor version and dense vectors by text. `PIPELINE_VERSION` stays as the changelog of what
+changed the chunks on purpose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+# what a stored chunk is made by: its text, section, pages, flags, language and sparse vector
+STORED_OUTPUT_SOURCES = (
+    "indexing",
+    "knowledge/payload.py",
+    "knowledge/sentences.py",
+    "knowledge/language_id.py",
+    "knowledge/instruction_text.py",
+    "knowledge/pdf_actions.py",
+    "knowledge/bm25.py",
+    "knowledge/word_forms.py",
+)
+
+
+def source_files(root: Path = _ROOT) -> list[Path]:
+    """The Python files of `STORED_OUTPUT_SOURCES`, in a stable order."""
+    files: list[Path] = []
+    for name in STORED_OUTPUT_SOURCES:
+        path = root / name
+        files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return files
+
+
+@lru_cache(maxsize=1)
+def pipeline_code_digest() -> str:
+    """The sha256 of those files' paths and bytes (computed once a process: the code does not change
+    while it runs)."""
+    digest = hashlib.sha256()
+    for path in source_files():
+        digest.update(path.relative_to(_ROOT).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()

@@ -1,0 +1,63 @@
+"""An index is read again when the code that made its chunks changed, even under the same
+PIPELINE_VERSION (indexing.pipeline_code): it never silently holds chunks the code would now cut
+otherwise."""
+
+from __future__ import annotations
+
+import ast
+
+import yaml
+
+from indexing import pipeline
+from indexing.pipeline import run_index
+from indexing.pipeline_code import STORED_OUTPUT_SOURCES, pipeline_code_digest, source_files
+from tests.conftest import REPO_ROOT, keep_embedding_cache, make_settings, seed_embedding_cache
+
+from .pdf_factory import lorem, write_rulebook
+
+SECTIONS = {"Chapter 1 Scope": [lorem("scope", 3)], "1.1 Application": [lorem("application", 4)]}
+
+
+def test_a_change_of_the_chunking_code_reads_every_document_again_and_reuses_its_vectors(tmp_path, monkeypatch):
+    folder, data_dir = tmp_path / "books", tmp_path / "data"
+    folder.mkdir()
+    data_dir.mkdir()
+    seed_embedding_cache(data_dir)
+    settings = make_settings(data_dir)
+    doc = {"file": "small.pdf", "id": "SMALL-01", "title": "Small Test Rulebook", "type": "rulebook",
+           "roles": [], "status": "vetted_active", "version": "1", "language": "en"}
+    (folder / "catalog.yaml").write_text(yaml.safe_dump({"schema_version": 1, "documents": [doc]}))
+    write_rulebook(folder / "small.pdf", SECTIONS)
+
+    first = run_index(folder, settings)
+    assert first.indexed[0].outcome == "indexed"
+    assert run_index(folder, settings).indexed[0].outcome == "unchanged"
+    # the same file, catalog and PIPELINE_VERSION, but other code: read again, its text not embedded again
+    monkeypatch.setattr(pipeline, "pipeline_code_digest", lambda: "another working copy")
+    again = run_index(folder, settings)
+    assert again.indexed[0].outcome == "indexed" and again.total("re_embedded") == 0
+    assert again.total("chunks") == first.total("chunks")
+    assert run_index(folder, settings).indexed[0].outcome == "unchanged"
+    keep_embedding_cache(data_dir)
+
+
+def test_the_digest_covers_every_module_whose_output_is_stored():
+    """Every `knowledge` module the indexing package imports either shapes what is stored (and is in
+    the digest) or only reads and writes the store (and is named here, with why)."""
+    only_storage = {
+        "knowledge.store": "the store interface: where chunks go, not what they are",
+        "knowledge.generations": "which generation of a rulebook is live",
+        "knowledge.change_log": "reads the audit file",
+        "knowledge.embedding_cache": "dense vectors, cached by text and encoder identity",
+        "knowledge.embedder_identity": "the encoder's identity",
+    }
+    covered = {name.removesuffix(".py").replace("/", ".") for name in STORED_OUTPUT_SOURCES}
+    imported: set[str] = set()
+    for path in (REPO_ROOT / "indexing").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("knowledge."):
+                imported.add(node.module)
+    assert imported - covered - set(only_storage) == set()
+    files = {p.relative_to(REPO_ROOT).as_posix() for p in source_files()}
+    assert "indexing/section_detector.py" in files and "knowledge/bm25.py" in files
+    assert len(pipeline_code_digest()) == 64
