@@ -21,39 +21,47 @@ changed the chunks on purpose.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
-_ROOT = Path(__file__).resolve().parent.parent
 # what a stored chunk is made by: its text, section, pages, flags, language and sparse vector
-STORED_OUTPUT_SOURCES = (
-    "indexing",
-    "knowledge/payload.py",
-    "knowledge/sentences.py",
-    "knowledge/language_id.py",
-    "knowledge/instruction_text.py",
-    "knowledge/pdf_actions.py",
-    "knowledge/bm25.py",
-    "knowledge/word_forms.py",
+STORED_OUTPUT_PACKAGES = ("indexing",)
+STORED_OUTPUT_MODULES = (
+    "knowledge.payload",
+    "knowledge.sentences",
+    "knowledge.language_id",
+    "knowledge.instruction_text",
+    "knowledge.pdf_actions",
+    "knowledge.bm25",
+    "knowledge.word_forms",
 )
 
 
-def source_files(root: Path = _ROOT) -> list[Path]:
-    """The Python files of `STORED_OUTPUT_SOURCES`, in a stable order."""
-    files: list[Path] = []
-    for name in STORED_OUTPUT_SOURCES:
-        path = root / name
-        files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+def source_files() -> list[tuple[str, Path]]:
+    """(name, file) of every Python file of those packages and modules, in a stable order; found where
+    Python imports them from (a checkout or an installed package alike)."""
+    files: list[tuple[str, Path]] = []
+    for package in STORED_OUTPUT_PACKAGES:
+        spec = importlib.util.find_spec(package)
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            root = Path(location)
+            files += [(f"{package}/{p.relative_to(root).as_posix()}", p) for p in sorted(root.rglob("*.py"))]
+    for module in STORED_OUTPUT_MODULES:
+        spec = importlib.util.find_spec(module)
+        if spec is None or spec.origin is None:
+            raise ImportError(f"{module} not found: the index fingerprint cannot name the code that stores chunks")
+        files.append((module.replace(".", "/") + ".py", Path(spec.origin)))
     return files
 
 
 @lru_cache(maxsize=1)
 def pipeline_code_digest() -> str:
-    """The sha256 of those files' paths and bytes (computed once a process: the code does not change
+    """The sha256 of those files' names and bytes (computed once a process: the code does not change
     while it runs)."""
     digest = hashlib.sha256()
-    for path in source_files():
-        digest.update(path.relative_to(_ROOT).as_posix().encode())
+    for name, path in source_files():
+        digest.update(name.encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())
         digest.update(b"\0")

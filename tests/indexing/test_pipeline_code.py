@@ -10,7 +10,7 @@ import yaml
 
 from indexing import pipeline
 from indexing.pipeline import run_index
-from indexing.pipeline_code import STORED_OUTPUT_SOURCES, pipeline_code_digest, source_files
+from indexing.pipeline_code import STORED_OUTPUT_MODULES, pipeline_code_digest, source_files
 from tests.conftest import REPO_ROOT, keep_embedding_cache, make_settings, seed_embedding_cache
 
 from .pdf_factory import lorem, write_rulebook
@@ -51,13 +51,14 @@ def test_the_digest_covers_every_module_whose_output_is_stored():
         "knowledge.embedding_cache": "dense vectors, cached by text and encoder identity",
         "knowledge.embedder_identity": "the encoder's identity",
     }
-    covered = {name.removesuffix(".py").replace("/", ".") for name in STORED_OUTPUT_SOURCES}
+    covered = set(STORED_OUTPUT_MODULES)
     imported: set[str] = set()
     for path in (REPO_ROOT / "indexing").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("knowledge."):
                 imported.add(node.module)
     assert imported - covered - set(only_storage) == set()
-    files = {p.relative_to(REPO_ROOT).as_posix() for p in source_files()}
-    assert "indexing/section_detector.py" in files and "knowledge/bm25.py" in files
+    files = dict(source_files())
+    assert files["indexing/section_detector.py"] == REPO_ROOT / "indexing" / "section_detector.py"
+    assert files["knowledge/bm25.py"] == REPO_ROOT / "knowledge" / "bm25.py"
     assert len(pipeline_code_digest()) == 64
