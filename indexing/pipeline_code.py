@@ -13,9 +13,11 @@ So the fingerprint also carries a digest of the source of every module whose out
 `indexing` package (text, tables, sections, chunks, payloads, flags) and the parts of `knowledge` it
 stores the output of (the payload model, sentence splitting, language identification, instruction
 and active-content flags, and the BM25 encoder whose sparse vectors are stored). Any edit there
-re-reads every document once; that costs the parse only, since tables are cached by page and
-extractor version and dense vectors by text. `PIPELINE_VERSION` stays as the changelog of what
-changed the chunks on purpose.
+re-reads every document once; that costs the parse only, since dense vectors are cached by text
+and tables by page. The table cache had the same hole (its key held a hand-bumped
+EXTRACTOR_VERSION), so its key also carries a digest of the table code (`table_code_digest`): an
+edit there extracts the tables again, page by page. `PIPELINE_VERSION` stays as the changelog of
+what changed the chunks on purpose.
 """
 
 from __future__ import annotations
@@ -47,11 +49,7 @@ def source_files() -> list[tuple[str, Path]]:
         for location in (spec.submodule_search_locations or []) if spec else []:
             root = Path(location)
             files += [(f"{package}/{p.relative_to(root).as_posix()}", p) for p in sorted(root.rglob("*.py"))]
-    for module in STORED_OUTPUT_MODULES:
-        spec = importlib.util.find_spec(module)
-        if spec is None or spec.origin is None:
-            raise ImportError(f"{module} not found: the index fingerprint cannot name the code that stores chunks")
-        files.append((module.replace(".", "/") + ".py", Path(spec.origin)))
+    files += [(module.replace(".", "/") + ".py", _module_file(module)) for module in STORED_OUTPUT_MODULES]
     return files
 
 
@@ -59,8 +57,30 @@ def source_files() -> list[tuple[str, Path]]:
 def pipeline_code_digest() -> str:
     """The sha256 of those files' names and bytes (computed once a process: the code does not change
     while it runs)."""
+    return _digest(source_files())
+
+
+# what the table cache (`indexing.table_cache`) holds of a page is made by camelot's run and by our cuts
+# of its output: an edit of these re-extracts a page instead of serving its tables from the cache
+TABLE_MODULES = ("indexing.table_extractor", "indexing.borderless_tables", "indexing.text_repair")
+
+
+@lru_cache(maxsize=1)
+def table_code_digest() -> str:
+    """The sha256 of the `TABLE_MODULES` (part of every table cache key, beside EXTRACTOR_VERSION)."""
+    return _digest([(module.replace(".", "/") + ".py", _module_file(module)) for module in TABLE_MODULES])
+
+
+def _module_file(module: str) -> Path:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ImportError(f"{module} not found: the index fingerprint cannot name the code that stores chunks")
+    return Path(spec.origin)
+
+
+def _digest(files: list[tuple[str, Path]]) -> str:
     digest = hashlib.sha256()
-    for name, path in source_files():
+    for name, path in files:
         digest.update(name.encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())

@@ -53,6 +53,7 @@ from indexing.borderless_tables import (
     split_at_headings,
 )
 from indexing.pdf_text import BBox
+from indexing.pipeline_code import table_code_digest
 from indexing.table_cache import CachedTable
 from indexing.text_repair import repair_line
 
@@ -62,8 +63,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Part of every table cache key (with camelot's version): change it whenever what a page yields
-# changes.
+# Part of every table cache key (with camelot's version and the table code's digest,
+# `indexing.pipeline_code.table_code_digest`): the changelog of what changed a page's tables on purpose.
 EXTRACTOR_VERSION = "6"  # 6: text-alignment tables cut at numbered headings (split_at_headings)
 LATTICE_OPTIONS: dict[str, Any] = {"flavor": "lattice", "copy_text": ["h", "v"], "engine": "vector"}
 # camelot's layout analysis (pdfminer's LAParams, run by playa) is most of its time. Its last
@@ -126,7 +127,8 @@ class PagePlan:
 
     @property
     def cache_key(self) -> str:
-        return f"{EXTRACTOR_VERSION}:{_camelot_version()}:{self.flavor}:{self.fingerprint}"
+        # the table code's own digest too: a cache filled by other code under the same version is not served
+        return f"{EXTRACTOR_VERSION}:{table_code_digest()[:16]}:{_camelot_version()}:{self.flavor}:{self.fingerprint}"
 
 
 @dataclass(frozen=True)

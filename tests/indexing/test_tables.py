@@ -134,6 +134,25 @@ def test_an_edited_document_re_extracts_only_its_changed_pages(tmp_path):
         cache.close()
 
 
+def test_cached_tables_are_not_served_to_other_table_code(tmp_path, monkeypatch):
+    """The cache key carries the table code's digest (indexing.pipeline_code.table_code_digest): tables a
+    working copy with other cuts stored under the same EXTRACTOR_VERSION are extracted again."""
+    from indexing import table_extractor
+
+    sections = {"Chapter 2 Participation": [lorem("participation")], "2.1 Annual fees": [lorem("annual")]}
+    pdf = write_rulebook(tmp_path / "fees.pdf", sections, with_fee_table=True, fee_table_under=("2.1",))
+    cache = TableCache(tmp_path / "table_cache.sqlite")
+    try:
+        first = extract_tables(pdf, open_pdf(pdf), cache=cache)
+        assert first.pages_examined >= 1 and extract_tables(pdf, open_pdf(pdf), cache=cache).pages_cached == \
+            first.pages_examined
+        monkeypatch.setattr(table_extractor, "table_code_digest", lambda: "another working copy's table code")
+        other = extract_tables(pdf, open_pdf(pdf), cache=cache)
+        assert other.pages_cached == 0 and _csvs(other) == _csvs(first)
+    finally:
+        cache.close()
+
+
 def _csvs(found) -> list[tuple[int, str]]:
     return [(page, t.csv) for page, tables in sorted(found.tables.items()) for t in tables]
 
