@@ -1,5 +1,7 @@
 """Append-only JSONL audit trail: which section of which rulebook was added, changed or removed,
-by whom (the catalog's changed_by) and when. One line per section event, under the data dir."""
+by whom (the catalog's changed_by) and when. One line per section event, under the data dir.
+Events are of the documents: the same file and catalog entry read again by other indexing code
+(`indexing.pipeline_code`) has its sections cut anew and logs nothing."""
 
 from __future__ import annotations
 

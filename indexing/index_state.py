@@ -27,12 +27,15 @@ class DocumentState:
     rulebook_id: str
     source_path: str
     source_dir: str
-    fingerprint: str  # file bytes + catalog entry + pipeline version
+    fingerprint: str  # file bytes + catalog entry + pipeline version + the code's digest
     chunks: dict[str, str] = field(default_factory=dict)  # chunk_id -> content_hash
     sections: dict[str, SectionState] = field(default_factory=dict)  # section key -> state
     pages: int = 0
     tables: int = 0
     indexed_at: str = ""
+    # file bytes + catalog entry + bucket only: what the document is, whatever code read it ("" in an
+    # index written before this field: then a re-read cannot tell a new document from a new parser)
+    source_fingerprint: str = ""
 
 
 class IndexState:

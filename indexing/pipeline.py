@@ -326,8 +326,11 @@ class Indexer:
             rulebook_id=item.rulebook_id, source_path=str(item.path), source_dir=str(inventory.folder),
             fingerprint=fingerprint, chunks={p.chunk_id: p.content_hash for p in payloads},
             sections=sections, pages=parsed_pages, tables=tables,
-            indexed_at=datetime.now(UTC).isoformat(timespec="seconds"))
-        append_events(self.data_dir, _section_events(item, old, new_state))
+            indexed_at=datetime.now(UTC).isoformat(timespec="seconds"), source_fingerprint=_source_fingerprint(item))
+        # the same document read by other code has its sections cut anew, not changed: the audit log
+        # (and "what changed in …?") says what changed in the documents, not in the parser
+        if old is None or old.source_fingerprint != new_state.source_fingerprint:
+            append_events(self.data_dir, _section_events(item, old, new_state))
         state.documents[item.rulebook_id] = new_state
         state.save()
         if self._stored_ids is not None:
@@ -447,10 +450,15 @@ class Indexer:
 
 
 def _fingerprint(item: InventoryItem) -> str:
-    entry = item.entry.model_dump_json() if item.entry else ""
     # the code's own digest too: an index built by other code under the same version is read again
-    material = json.dumps([item.file_sha256, entry, item.bucket, PIPELINE_VERSION, pipeline_code_digest()])
+    material = json.dumps([_source_fingerprint(item), PIPELINE_VERSION, pipeline_code_digest()])
     return hashlib.sha256(material.encode()).hexdigest()
+
+
+def _source_fingerprint(item: InventoryItem) -> str:
+    """What the document is: its bytes, its catalog entry and its bucket (not the code that reads it)."""
+    entry = item.entry.model_dump_json() if item.entry else ""
+    return hashlib.sha256(json.dumps([item.file_sha256, entry, item.bucket]).encode()).hexdigest()
 
 
 def _looks_kid(parsed: Any) -> bool:

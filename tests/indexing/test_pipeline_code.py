@@ -62,3 +62,48 @@ def test_the_digest_covers_every_module_whose_output_is_stored():
     assert files["indexing/section_detector.py"] == REPO_ROOT / "indexing" / "section_detector.py"
     assert files["knowledge/bm25.py"] == REPO_ROOT / "knowledge" / "bm25.py"
     assert len(pipeline_code_digest()) == 64
+
+
+def test_a_document_read_again_by_other_code_logs_no_change(tmp_path, monkeypatch):
+    """The audit log, and "what changed in …?" answered from it, tell what changed in the documents: a
+    parser that cuts a section otherwise changed nothing a reader of the rulebook should hear about."""
+    from indexing.audit_log import read_events
+    from indexing.payload_builder import content_hash
+
+    folder, data_dir = tmp_path / "books", tmp_path / "data"
+    folder.mkdir()
+    data_dir.mkdir()
+    seed_embedding_cache(data_dir)
+    settings = make_settings(data_dir)
+    doc = {"file": "small.pdf", "id": "SMALL-01", "title": "Small Test Rulebook", "type": "rulebook",
+           "roles": [], "status": "vetted_active", "version": "1", "language": "en", "changed_by": "t.tester"}
+    (folder / "catalog.yaml").write_text(yaml.safe_dump({"schema_version": 1, "documents": [doc]}))
+    write_rulebook(folder / "small.pdf", SECTIONS)
+    run_index(folder, settings)
+    logged = len(read_events(data_dir))
+    assert logged >= 2  # the first reading adds its sections
+
+    # other code that cuts the sections otherwise: a title is read longer, so a section's hash differs
+    real_build = pipeline.build_payloads
+
+    def recut(*args, **kwargs):
+        payloads = real_build(*args, **kwargs)
+        for payload in payloads:
+            if payload.section_key == "1.1":
+                payload.text += " (re-cut)"
+                payload.content_hash = content_hash(payload)
+        return payloads
+
+    monkeypatch.setattr(pipeline, "build_payloads", recut)
+    monkeypatch.setattr(pipeline, "pipeline_code_digest", lambda: "a parser that cuts otherwise")
+    assert run_index(folder, settings).indexed[0].outcome == "indexed"
+    assert len(read_events(data_dir)) == logged
+
+    # a new version of the document under that code: its changed section is logged as before
+    edited = dict(SECTIONS)
+    edited["1.1 Application"] = [lorem("application", 4).replace("every participant", "each direct participant")]
+    write_rulebook(folder / "small.pdf", edited)
+    run_index(folder, settings)
+    changed = [(e["section_key"], e["action"]) for e in read_events(data_dir)[logged:]]
+    assert changed == [("1.1", "changed")]
+    keep_embedding_cache(data_dir)
