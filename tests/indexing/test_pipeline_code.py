@@ -18,16 +18,21 @@ from .pdf_factory import lorem, write_rulebook
 SECTIONS = {"Chapter 1 Scope": [lorem("scope", 3)], "1.1 Application": [lorem("application", 4)]}
 
 
-def test_a_change_of_the_chunking_code_reads_every_document_again_and_reuses_its_vectors(tmp_path, monkeypatch):
+def _small_rulebook(tmp_path):
+    """(folder, data dir, settings): one catalogued two-section rulebook, not yet indexed."""
     folder, data_dir = tmp_path / "books", tmp_path / "data"
     folder.mkdir()
     data_dir.mkdir()
     seed_embedding_cache(data_dir)
-    settings = make_settings(data_dir)
     doc = {"file": "small.pdf", "id": "SMALL-01", "title": "Small Test Rulebook", "type": "rulebook",
-           "roles": [], "status": "vetted_active", "version": "1", "language": "en"}
+           "roles": [], "status": "vetted_active", "version": "1", "language": "en", "changed_by": "t.tester"}
     (folder / "catalog.yaml").write_text(yaml.safe_dump({"schema_version": 1, "documents": [doc]}))
     write_rulebook(folder / "small.pdf", SECTIONS)
+    return folder, data_dir, make_settings(data_dir)
+
+
+def test_a_change_of_the_chunking_code_reads_every_document_again_and_reuses_its_vectors(tmp_path, monkeypatch):
+    folder, data_dir, settings = _small_rulebook(tmp_path)
 
     first = run_index(folder, settings)
     assert first.indexed[0].outcome == "indexed"
@@ -70,15 +75,7 @@ def test_a_document_read_again_by_other_code_logs_no_change(tmp_path, monkeypatc
     from indexing.audit_log import read_events
     from indexing.payload_builder import content_hash
 
-    folder, data_dir = tmp_path / "books", tmp_path / "data"
-    folder.mkdir()
-    data_dir.mkdir()
-    seed_embedding_cache(data_dir)
-    settings = make_settings(data_dir)
-    doc = {"file": "small.pdf", "id": "SMALL-01", "title": "Small Test Rulebook", "type": "rulebook",
-           "roles": [], "status": "vetted_active", "version": "1", "language": "en", "changed_by": "t.tester"}
-    (folder / "catalog.yaml").write_text(yaml.safe_dump({"schema_version": 1, "documents": [doc]}))
-    write_rulebook(folder / "small.pdf", SECTIONS)
+    folder, data_dir, settings = _small_rulebook(tmp_path)
     run_index(folder, settings)
     logged = len(read_events(data_dir))
     assert logged >= 2  # the first reading adds its sections
