@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from indexing.pdf_text import open_pdf
 from knowledge.payload import ChunkPayload
 from knowledge.word_forms import fold_accents
 
@@ -62,9 +63,7 @@ def fold(text: str) -> str:
 
 def read_bookmarks(pdf: Path) -> list[Bookmark]:
     """The outline's entries that point at a page, in outline order."""
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(str(pdf))
+    document = open_pdf(pdf)  # the indexer's opener: an unreadable file is PdfRejected with its reason
     try:
         marks = []
         for item in document.get_toc():

@@ -284,7 +284,8 @@ class Indexer:
     def _index_one(self, item: InventoryItem, inventory: Inventory, state: IndexState,
                    store: KnowledgeStore) -> DocumentReport:
         report = DocumentReport(item.path.name, item.rulebook_id, "indexed")
-        fingerprint = _fingerprint(item)
+        source = _source_fingerprint(item)
+        fingerprint = _fingerprint(source)
         old = state.documents.get(item.rulebook_id)
         if old and old.fingerprint == fingerprint and self._all_stored(store, old):
             report.outcome = "unchanged"
@@ -326,7 +327,7 @@ class Indexer:
             rulebook_id=item.rulebook_id, source_path=str(item.path), source_dir=str(inventory.folder),
             fingerprint=fingerprint, chunks={p.chunk_id: p.content_hash for p in payloads},
             sections=sections, pages=parsed_pages, tables=tables,
-            indexed_at=datetime.now(UTC).isoformat(timespec="seconds"), source_fingerprint=_source_fingerprint(item))
+            indexed_at=datetime.now(UTC).isoformat(timespec="seconds"), source_fingerprint=source)
         # the same document read by other code has its sections cut anew, not changed: the audit log
         # (and "what changed in …?") says what changed in the documents, not in the parser
         if old is None or old.source_fingerprint != new_state.source_fingerprint:
@@ -449,9 +450,10 @@ class Indexer:
         return reports
 
 
-def _fingerprint(item: InventoryItem) -> str:
-    # the code's own digest too: an index built by other code under the same version is read again
-    material = json.dumps([_source_fingerprint(item), PIPELINE_VERSION, pipeline_code_digest()])
+def _fingerprint(source: str) -> str:
+    """The document (`_source_fingerprint`) as this code reads it: the code's own digest too, so an index
+    built by other code under the same PIPELINE_VERSION is read again."""
+    material = json.dumps([source, PIPELINE_VERSION, pipeline_code_digest()])
     return hashlib.sha256(material.encode()).hexdigest()
 
 

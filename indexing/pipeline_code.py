@@ -49,8 +49,7 @@ def source_files() -> list[tuple[str, Path]]:
         for location in (spec.submodule_search_locations or []) if spec else []:
             root = Path(location)
             files += [(f"{package}/{p.relative_to(root).as_posix()}", p) for p in sorted(root.rglob("*.py"))]
-    files += [(module.replace(".", "/") + ".py", _module_file(module)) for module in STORED_OUTPUT_MODULES]
-    return files
+    return files + [_module_entry(module) for module in STORED_OUTPUT_MODULES]
 
 
 @lru_cache(maxsize=1)
@@ -68,14 +67,15 @@ TABLE_MODULES = ("indexing.table_extractor", "indexing.borderless_tables", "inde
 @lru_cache(maxsize=1)
 def table_code_digest() -> str:
     """The sha256 of the `TABLE_MODULES` (part of every table cache key, beside EXTRACTOR_VERSION)."""
-    return _digest([(module.replace(".", "/") + ".py", _module_file(module)) for module in TABLE_MODULES])
+    return _digest([_module_entry(module) for module in TABLE_MODULES])
 
 
-def _module_file(module: str) -> Path:
+def _module_entry(module: str) -> tuple[str, Path]:
+    """("knowledge/bm25.py", where Python imports it from)."""
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
-        raise ImportError(f"{module} not found: the index fingerprint cannot name the code that stores chunks")
-    return Path(spec.origin)
+        raise ImportError(f"{module} not found: the digest of the indexing code cannot include it")
+    return module.replace(".", "/") + ".py", Path(spec.origin)
 
 
 def _digest(files: list[tuple[str, Path]]) -> str:
